@@ -1,0 +1,71 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// Apple's date convention: a JSON number of milliseconds since 1970-01-01T00:00:00Z.
+///
+/// Xcode-signed payloads carry fractional milliseconds and a year-1 `originalPurchaseDate` of -62135769600000, so the
+/// accepted range is the years 1 to 9999; anything else (NaN, infinities, 1e300) is an `invalidDate` error.
+package enum MillisecondDate {
+    /// 0001-01-01T00:00:00Z, the earliest instant accepted (Xcode's placeholder original purchase date is within it).
+    package static let earliest: Double = -62_135_769_600_000 - 86_400_000 * 2
+    /// 9999-12-31T23:59:59.999Z, the latest instant accepted.
+    package static let latest: Double = 253_402_300_799_999
+
+    package static func isValid(_ milliseconds: Double) -> Bool {
+        milliseconds.isFinite && milliseconds >= earliest && milliseconds <= latest
+    }
+
+    package static func date(milliseconds: Double) -> Date {
+        Date(timeIntervalSince1970: milliseconds / 1000)
+    }
+
+    /// The date in milliseconds, as an integer where it is whole to within a microsecond and a number otherwise.
+    package static func milliseconds(_ date: Date) -> Double {
+        let value = date.timeIntervalSince1970 * 1000
+        let rounded = value.rounded()
+        return abs(value - rounded) < 0.001 ? rounded : value
+    }
+}
+
+extension KeyedDecodingContainer {
+    func decodeMillisecondDateIfPresent(forKey key: Key) throws -> Date? {
+        guard let value = try decodeIfPresent(Double.self, forKey: key) else { return nil }
+        guard MillisecondDate.isValid(value) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: self,
+                debugDescription: "\(PayloadDecodingError.Code.invalidDate): \(value) is not a date in milliseconds "
+                    + "between the years 1 and 9999")
+        }
+        return MillisecondDate.date(milliseconds: value)
+    }
+
+    func decodeUUIDIfPresent(forKey key: Key) throws -> UUID? {
+        guard let text = try decodeIfPresent(String.self, forKey: key) else { return nil }
+        guard let uuid = UUID(uuidString: text) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: self,
+                debugDescription: "\(PayloadDecodingError.Code.invalidUUID): \"\(text)\" is not a UUID")
+        }
+        return uuid
+    }
+}
+
+extension KeyedEncodingContainer {
+    mutating func encodeMillisecondDateIfPresent(_ date: Date?, forKey key: Key) throws {
+        guard let date else { return }
+        let milliseconds = MillisecondDate.milliseconds(date)
+        if milliseconds == milliseconds.rounded(), abs(milliseconds) < 9.0e15 {
+            try encode(Int64(milliseconds), forKey: key)
+        } else {
+            try encode(milliseconds, forKey: key)
+        }
+    }
+
+    mutating func encodeUUIDIfPresent(_ uuid: UUID?, forKey key: Key) throws {
+        guard let uuid else { return }
+        try encode(uuid.uuidString.lowercased(), forKey: key)
+    }
+}

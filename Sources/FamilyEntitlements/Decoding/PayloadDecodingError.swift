@@ -1,0 +1,57 @@
+/// A payload that could not be decoded, with where and why.
+///
+/// `path` names the place in the document, in the form `data.signedTransactionInfo` or `transactions[3].price`; it is
+/// empty when the whole document is at fault (for example, text that is not JSON).
+public struct PayloadDecodingError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What kind of problem the document has; an open set, so later versions may add codes.
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// The bytes are not JSON (RFC 8259).
+        public static let malformedJSON = Code(rawValue: "malformed_json")
+        /// A value has another JSON type than the field takes, such as a string where a number belongs.
+        public static let wrongType = Code(rawValue: "wrong_type")
+        /// A value that must be present is absent or null.
+        public static let missingValue = Code(rawValue: "missing_value")
+        /// A number is out of the field's range, such as a price beyond Int64.
+        public static let numberOutOfRange = Code(rawValue: "number_out_of_range")
+        /// A date is not a finite number of milliseconds between the years 1 and 9999.
+        public static let invalidDate = Code(rawValue: "invalid_date")
+        /// A value that must be a UUID, such as `appAccountToken`, is not one.
+        public static let invalidUUID = Code(rawValue: "invalid_uuid")
+        /// A value is of the right JSON type but not allowed, such as an ISO 8601 duration that does not parse.
+        public static let invalidValue = Code(rawValue: "invalid_value")
+        /// A JWS is not three base64url segments separated by dots.
+        public static let malformedJWS = Code(rawValue: "malformed_jws")
+        /// A JWS segment is not base64url.
+        public static let invalidBase64 = Code(rawValue: "invalid_base64")
+        /// The document is valid JSON but not a kind of payload this library reads.
+        public static let unrecognisedDocument = Code(rawValue: "unrecognised_document")
+    }
+
+    /// What kind of problem the document has.
+    public var code: Code
+    /// Where the problem is: a dotted JSON path with `[index]` for arrays, or empty for the whole document.
+    public var path: String
+    /// What was wrong, in words.
+    public var message: String
+
+    public init(code: Code, path: String, message: String) {
+        self.code = code
+        self.path = path
+        self.message = message
+    }
+
+    public var description: String {
+        path.isEmpty ? "\(code): \(message)" : "\(code) at \(path): \(message)"
+    }
+
+    /// The same error, found inside a document nested at `prefix` (for example a JWS string inside a notification).
+    public func nested(under prefix: String) -> PayloadDecodingError {
+        var copy = self
+        copy.path = JSONPath.join(prefix, path)
+        return copy
+    }
+}

@@ -1,0 +1,74 @@
+import FamilyEntitlements
+import Foundation
+
+/// `entitlements decode FILE|-`: prints the normalised values of one App Store document as JSON.
+enum DecodeCommand {
+    static func run(_ arguments: [String]) throws {
+        guard arguments.count == 1, let path = arguments.first else {
+            throw UsageError("decode takes exactly one FILE, or - for standard input")
+        }
+        let data = try Output.read(path)
+        let document = try AppStoreDocument(data: data)
+        let output = try DecodedOutput(document)
+        let isCompactJWS = data.first(where: { !Character(UnicodeScalar($0)).isWhitespace }) != UInt8(ascii: "{")
+        if output.containsUnverifiedSignatures || isCompactJWS {
+            Output.error("entitlements: note: JWS signatures were NOT verified; contents are shown as sent")
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        Output.print(String(decoding: try encoder.encode(output), as: UTF8.self))
+    }
+}
+
+/// The normalised form `decode` prints: the document's kind, the document, and what its signed strings hold.
+struct DecodedOutput: Encodable {
+    var kind: String
+    var document: AppStoreDocument
+    var transactions: [TransactionPayload]?
+    var renewalInfos: [RenewalInfoPayload]?
+    var notification: NotificationPayload?
+    var signaturesVerified = false
+    var containsUnverifiedSignatures: Bool
+
+    init(_ document: AppStoreDocument) throws(PayloadDecodingError) {
+        self.kind = document.kind.rawValue
+        self.document = document
+        containsUnverifiedSignatures = true
+        switch document {
+        case .notification(let value):
+            self.document = .notification(try value.decodingNestedPayloadsUnverified())
+        case .transactionHistory(let value):
+            transactions = try value.decodeTransactionsUnverified()
+        case .subscriptionStatuses(let value):
+            let decoded = try value.decodeLastTransactionsUnverified()
+            transactions = decoded.transactions
+            renewalInfos = decoded.renewalInfos
+        case .notificationRequestBody(let value):
+            notification = try value.decodeNotificationUnverified()
+        case .transaction, .renewalInfo, .appTransaction:
+            containsUnverifiedSignatures = false
+        }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case kind, document, transactions, renewalInfos, notification, signaturesVerified
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(kind, forKey: .kind)
+        switch document {
+        case .transaction(let value): try container.encode(value, forKey: .document)
+        case .renewalInfo(let value): try container.encode(value, forKey: .document)
+        case .appTransaction(let value): try container.encode(value, forKey: .document)
+        case .notification(let value): try container.encode(value, forKey: .document)
+        case .transactionHistory(let value): try container.encode(value, forKey: .document)
+        case .subscriptionStatuses(let value): try container.encode(value, forKey: .document)
+        case .notificationRequestBody(let value): try container.encode(value, forKey: .document)
+        }
+        try container.encodeIfPresent(transactions, forKey: .transactions)
+        try container.encodeIfPresent(renewalInfos, forKey: .renewalInfos)
+        try container.encodeIfPresent(notification, forKey: .notification)
+        try container.encode(signaturesVerified, forKey: .signaturesVerified)
+    }
+}

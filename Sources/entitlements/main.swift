@@ -1,0 +1,5 @@
+import FamilyEntitlements
+import Foundation
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+exit(CommandLineTool.run(arguments))
