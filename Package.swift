@@ -12,11 +12,14 @@ let package = Package(
         .target(name: "FamilyEntitlements"),
         .target(
             name: "FamilyEntitlementsTestSupport",
-            dependencies: ["FamilyEntitlements"]
+            dependencies: ["FamilyEntitlements"],
+            // Fixtures/ lives at the top of the repository so that reviewers and other tools find it; tools 6.0
+            // copies resources from outside a target's folder, and Bundle.module finds them on Linux and macOS.
+            resources: [.copy("../../Fixtures")]
         ),
         .executableTarget(
             name: "entitlements",
-            dependencies: ["FamilyEntitlements"]
+            dependencies: ["FamilyEntitlements", "FamilyEntitlementsTestSupport"]
         ),
         .testTarget(
             name: "FamilyEntitlementsTests",

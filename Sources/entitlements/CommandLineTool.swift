@@ -4,8 +4,18 @@ import Foundation
 /// The `entitlements` command: verbs, their usage, and the exit codes (0 success, 1 bad input, 2 usage error).
 enum CommandLineTool {
     static let usage = """
-        usage: entitlements decode FILE|-
+        usage: entitlements rebuild [FILE|-] [--as-of MS_OR_ISO8601] [--environment ENV] [--catalog FILE]
+                                    [--format table|json]
+               entitlements explain [FILE|-] [same options]
+               entitlements decode FILE|-
                entitlements help
+
+          rebuild  Recompute the customer's entitlements from a history file at an instant (default: now; with no
+                   FILE, the shipped scenario of a family member after the purchaser was refunded, at its instant).
+                   FILE: a history object {"transactions", "renewalInfos", "notifications"}, a JSON array of
+                   decoded transactions, or an App Store Server API body (JWS decoded WITHOUT verification).
+                   ENV: Production (default), Sandbox, Xcode or LocalTesting.
+          explain  The same inputs; prints the evidence for each product.
 
           decode   Decode a transaction, renewal info, AppTransaction or V2 notification (decoded JSON or a
                    compact JWS), or an App Store Server API body (Get Transaction History, Get All Subscription
@@ -21,6 +31,10 @@ enum CommandLineTool {
         let rest = Array(arguments.dropFirst())
         do {
             switch verb {
+            case "rebuild":
+                try RebuildCommand.run(rest, explain: false)
+            case "explain":
+                try RebuildCommand.run(rest, explain: true)
             case "decode":
                 try DecodeCommand.run(rest)
             case "help", "--help", "-h":

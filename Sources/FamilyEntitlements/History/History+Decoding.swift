@@ -1,0 +1,92 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+extension History {
+    /// A history read from a file, and how much of it was taken from JWS strings whose signatures were not checked.
+    public struct UnverifiedDecoding: Hashable, Sendable {
+        /// The history.
+        public var history: History
+        /// How many JWS strings were decoded without checking their signatures.
+        public var unverifiedJWSCount: Int
+    }
+
+    /// Reads any history document, decoding JWS strings in it WITHOUT checking their signatures.
+    ///
+    /// Accepts a history object `{"transactions": [...], "renewalInfos": [...], "notifications": [...]}` (every key
+    /// optional; a notification's `data.transactionInfo`/`data.renewalInfo` may hold decoded objects in place of the
+    /// signed strings), a bare JSON array of decoded transactions, one decoded transaction, renewal info or
+    /// notification, or an App Store Server API body (Get Transaction History, Get All Subscription Statuses, a
+    /// notification body with `signedPayload`). Errors name the JSON path, such as `transactions[3].price`.
+    /// For inspection, tools and tests: a service must verify every signed string before trusting it.
+    public static func decodeUnverified(_ data: some DataProtocol) throws(PayloadDecodingError) -> UnverifiedDecoding {
+        let bytes = Data(data)
+        if bytes.first(where: { !Self.isJSONWhitespace($0) }) == UInt8(ascii: "[") {
+            let transactions = try PayloadJSON.decode([TransactionPayload].self, from: bytes)
+            return UnverifiedDecoding(history: History(transactions: transactions), unverifiedJWSCount: 0)
+        }
+        if AppStoreDocument.compactJWS(in: bytes) == nil {
+            let keys = try PayloadJSON.decode(TopLevelKeys.self, from: bytes).keys
+            if !keys.isDisjoint(with: ["transactions", "renewalInfos", "notifications"]) {
+                return try decodeHistoryObject(bytes)
+            }
+        }
+        var count = 0
+        let history: History
+        switch try AppStoreDocument(data: bytes) {
+        case .transaction(let value):
+            history = History(transactions: [value])
+        case .renewalInfo(let value):
+            history = History(renewalInfos: [value])
+        case .notification(let value):
+            count += value.nestedSignedCount
+            history = History(notifications: [try value.decodingNestedPayloadsUnverified()])
+        case .transactionHistory(let value):
+            count += value.signedTransactions?.count ?? 0
+            history = History(transactions: try value.decodeTransactionsUnverified())
+        case .subscriptionStatuses(let value):
+            let decoded = try value.decodeLastTransactionsUnverified()
+            count += decoded.transactions.count + decoded.renewalInfos.count
+            history = History(transactions: decoded.transactions, renewalInfos: decoded.renewalInfos)
+        case .notificationRequestBody(let value):
+            let notification = try value.decodeNotificationUnverified()
+            count += 1 + notification.nestedSignedCount
+            history = History(notifications: [notification])
+        case .appTransaction:
+            throw PayloadDecodingError(
+                code: .unrecognisedDocument, path: "",
+                message: "an AppTransaction describes the app's own purchase, not in-app purchases; it is no history")
+        }
+        if AppStoreDocument.compactJWS(in: bytes) != nil { count += 1 }
+        return UnverifiedDecoding(history: history, unverifiedJWSCount: count)
+    }
+
+    private static func decodeHistoryObject(_ bytes: Data) throws(PayloadDecodingError) -> UnverifiedDecoding {
+        var history = try PayloadJSON.decode(History.self, from: bytes)
+        var count = 0
+        for index in history.notifications.indices {
+            count += history.notifications[index].nestedSignedCount
+            do {
+                history.notifications[index] = try history.notifications[index].decodingNestedPayloadsUnverified()
+            } catch {
+                throw error.nested(under: "notifications[\(index)]")
+            }
+        }
+        return UnverifiedDecoding(history: history, unverifiedJWSCount: count)
+    }
+
+    private static func isJSONWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
+}
+
+extension NotificationPayload {
+    /// How many nested signed strings would be decoded because no decoded contents are present.
+    var nestedSignedCount: Int {
+        guard let data else { return 0 }
+        return (data.transactionInfo == nil && data.signedTransactionInfo != nil ? 1 : 0)
+            + (data.renewalInfo == nil && data.signedRenewalInfo != nil ? 1 : 0)
+    }
+}

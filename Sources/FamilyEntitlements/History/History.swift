@@ -1,0 +1,57 @@
+/// Everything known about one customer's purchases: transaction snapshots, renewal-info snapshots and notifications.
+///
+/// Entries may come in any order and repeat: the same transaction arrives in Get Transaction History, in several
+/// notifications and again after a refund. `rebuildEntitlements(history:asOf:)` reads the newest snapshot of each and
+/// gives the same answer for any order. A notification's `data.transactionInfo` and `data.renewalInfo` count as
+/// snapshots too; its signed strings are not read here (decode or verify them first).
+public struct History: Hashable, Sendable {
+    /// Transaction snapshots, as from Get Transaction History.
+    public var transactions: [TransactionPayload]
+    /// Renewal-info snapshots, as from Get All Subscription Statuses.
+    public var renewalInfos: [RenewalInfoPayload]
+    /// V2 notifications whose nested transaction and renewal information are already decoded.
+    public var notifications: [NotificationPayload]
+
+    public init(
+        transactions: [TransactionPayload] = [],
+        renewalInfos: [RenewalInfoPayload] = [],
+        notifications: [NotificationPayload] = []
+    ) {
+        self.transactions = transactions
+        self.renewalInfos = renewalInfos
+        self.notifications = notifications
+    }
+
+    /// The number of entries of every kind.
+    public var count: Int { transactions.count + renewalInfos.count + notifications.count }
+
+    /// This history followed by the entries of another.
+    public func merging(_ other: History) -> History {
+        History(
+            transactions: transactions + other.transactions,
+            renewalInfos: renewalInfos + other.renewalInfos,
+            notifications: notifications + other.notifications)
+    }
+}
+
+extension History: Codable {
+    enum CodingKeys: String, CodingKey {
+        case transactions, renewalInfos, notifications
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        transactions = try container.decodeIfPresent([TransactionPayload].self, forKey: .transactions) ?? []
+        renewalInfos = try container.decodeIfPresent([RenewalInfoPayload].self, forKey: .renewalInfos) ?? []
+        notifications = try container.decodeIfPresent([NotificationPayload].self, forKey: .notifications) ?? []
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(transactions, forKey: .transactions)
+        try container.encode(renewalInfos, forKey: .renewalInfos)
+        try container.encode(notifications, forKey: .notifications)
+    }
+}
+
+extension History: AppStorePayload {}

@@ -1,0 +1,69 @@
+/// What the app sells, as far as the rebuild needs to know: entitlements, product types and durations.
+///
+/// Optional. Without a catalog each product id is its own entitlement. With one, several products may unlock the same
+/// entitlement (a monthly and a yearly plan both unlock `pro`). A non-renewing subscription needs its `duration`
+/// here, because Apple sends no expiry for it. The JSON form is
+/// `{"products": {"<productId>": {"entitlements": ["pro"], "type": "Non-Renewing Subscription", "duration": "P1Y"}}}`.
+public struct ProductCatalog: Hashable, Sendable {
+    /// One product of the catalog.
+    public struct Product: Hashable, Sendable {
+        /// The entitlements the product unlocks; absent means the product id is its own entitlement.
+        public var entitlements: [String]?
+        /// The product's type, used where a transaction lacks `type`.
+        public var type: ProductType?
+        /// How long a non-renewing subscription lasts from its purchase date.
+        public var duration: ISO8601Duration?
+
+        public init(entitlements: [String]? = nil, type: ProductType? = nil, duration: ISO8601Duration? = nil) {
+            self.entitlements = entitlements
+            self.type = type
+            self.duration = duration
+        }
+    }
+
+    /// The products by product id.
+    public var products: [String: Product]
+
+    public init(products: [String: Product] = [:]) {
+        self.products = products
+    }
+
+    /// The entitlements a product unlocks: its catalog entitlements, or its own id.
+    public func entitlements(of productId: String) -> [String] {
+        products[productId]?.entitlements ?? [productId]
+    }
+}
+
+extension ProductCatalog: Codable {
+    enum CodingKeys: String, CodingKey { case products }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        products = try container.decodeIfPresent([String: Product].self, forKey: .products) ?? [:]
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(products, forKey: .products)
+    }
+}
+
+extension ProductCatalog.Product: Codable {
+    enum CodingKeys: String, CodingKey { case entitlements, type, duration }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        entitlements = try container.decodeIfPresent([String].self, forKey: .entitlements)
+        type = try container.decodeIfPresent(ProductType.self, forKey: .type)
+        duration = try container.decodeIfPresent(ISO8601Duration.self, forKey: .duration)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(entitlements, forKey: .entitlements)
+        try container.encodeIfPresent(type, forKey: .type)
+        try container.encodeIfPresent(duration, forKey: .duration)
+    }
+}
+
+extension ProductCatalog: AppStorePayload {}

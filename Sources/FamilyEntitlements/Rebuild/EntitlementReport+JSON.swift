@@ -1,0 +1,119 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The JSON contract of `entitlements rebuild --format json`, which other tools parse.
+///
+/// Every key is always present; absent values are `null`. Dates are integer milliseconds since 1970. A price is
+/// `{"currency", "milliunits", "minorUnits", "amount"}`, where `amount` has exactly the currency's ISO 4217 decimals
+/// (three where the currency is unknown or the amount is finer) and `minorUnits` is null where not whole.
+extension EntitlementReport: Codable {
+    enum CodingKeys: String, CodingKey {
+        case asOf, environment, customerStatus, customerReason, products, entitlements, diagnostics
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        asOf = MillisecondDate.date(milliseconds: try container.decode(Double.self, forKey: .asOf))
+        environment = try container.decode(Environment.self, forKey: .environment)
+        customerStatus = try container.decode(CustomerStatus.self, forKey: .customerStatus)
+        customerReason = try container.decodeIfPresent(InactiveReason.self, forKey: .customerReason)
+        products = try container.decode([ProductDecision].self, forKey: .products)
+        entitlements = try container.decode([String: Bool].self, forKey: .entitlements)
+        diagnostics = try container.decode([Diagnostic].self, forKey: .diagnostics)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(Int64(MillisecondDate.milliseconds(asOf).rounded()), forKey: .asOf)
+        try container.encode(environment, forKey: .environment)
+        try container.encode(customerStatus, forKey: .customerStatus)
+        try container.encode(customerReason, forKey: .customerReason)
+        try container.encode(products, forKey: .products)
+        try container.encode(entitlements, forKey: .entitlements)
+        try container.encode(diagnostics, forKey: .diagnostics)
+    }
+
+    /// The report as the contract's JSON: one object, keys sorted.
+    public func contractJSON(prettyPrinted: Bool = false) throws(PayloadDecodingError) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting =
+            prettyPrinted ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys]
+        do {
+            return try encoder.encode(self)
+        } catch {
+            throw PayloadDecodingError(code: .invalidValue, path: "", message: "cannot encode the report: \(error)")
+        }
+    }
+}
+
+extension ProductDecision: Codable {
+    enum CodingKeys: String, CodingKey {
+        case productId, type, state, hasAccess, ownership, revocationCause, causeInferred, expiresDate, willRenew
+        case canManage, period, price, transactionId, originalTransactionId, because
+    }
+
+    enum PriceKeys: String, CodingKey {
+        case currency, milliunits, minorUnits, amount
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        productId = try container.decode(String.self, forKey: .productId)
+        type = try container.decodeIfPresent(ProductType.self, forKey: .type)
+        state = try container.decode(AccessState.self, forKey: .state)
+        hasAccess = try container.decode(Bool.self, forKey: .hasAccess)
+        ownership = try container.decodeIfPresent(OwnershipType.self, forKey: .ownership)
+        revocationCause = try container.decodeIfPresent(RevocationCause.self, forKey: .revocationCause)
+        causeInferred = try container.decode(Bool.self, forKey: .causeInferred)
+        expiresDate = try container.decodeMillisecondDateIfPresent(forKey: .expiresDate)
+        willRenew = try container.decodeIfPresent(Bool.self, forKey: .willRenew)
+        canManage = try container.decode(Bool.self, forKey: .canManage)
+        period = try container.decode(PricingPeriod.self, forKey: .period)
+        if try container.decodeNil(forKey: .price) {
+            price = nil
+        } else {
+            let priceContainer = try container.nestedContainer(keyedBy: PriceKeys.self, forKey: .price)
+            price = Money(
+                milliunits: try priceContainer.decode(Int64.self, forKey: .milliunits),
+                currency: try priceContainer.decode(CurrencyCode.self, forKey: .currency))
+        }
+        transactionId = try container.decode(String.self, forKey: .transactionId)
+        originalTransactionId = try container.decode(String.self, forKey: .originalTransactionId)
+        because = try container.decode([String].self, forKey: .because)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(productId, forKey: .productId)
+        try container.encode(type, forKey: .type)
+        try container.encode(state, forKey: .state)
+        try container.encode(hasAccess, forKey: .hasAccess)
+        try container.encode(ownership, forKey: .ownership)
+        try container.encode(revocationCause, forKey: .revocationCause)
+        try container.encode(causeInferred, forKey: .causeInferred)
+        if let expiresDate {
+            try container.encodeMillisecondDateIfPresent(expiresDate, forKey: .expiresDate)
+        } else {
+            try container.encodeNil(forKey: .expiresDate)
+        }
+        try container.encode(willRenew, forKey: .willRenew)
+        try container.encode(canManage, forKey: .canManage)
+        try container.encode(period, forKey: .period)
+        if let price {
+            var priceContainer = container.nestedContainer(keyedBy: PriceKeys.self, forKey: .price)
+            try priceContainer.encode(price.currency, forKey: .currency)
+            try priceContainer.encode(price.milliunits, forKey: .milliunits)
+            try priceContainer.encode(price.exactMinorUnits, forKey: .minorUnits)
+            let amount = (try? price.formattedAmount()) ?? (try? price.formattedAmount(fractionDigits: 3))
+            try priceContainer.encode(amount, forKey: .amount)
+        } else {
+            try container.encodeNil(forKey: .price)
+        }
+        try container.encode(transactionId, forKey: .transactionId)
+        try container.encode(originalTransactionId, forKey: .originalTransactionId)
+        try container.encode(because, forKey: .because)
+    }
+}

@@ -1,0 +1,47 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// What `rebuildEntitlements(history:asOf:)` decided for one customer at one instant.
+public struct EntitlementReport: Hashable, Sendable {
+    /// The instant of evaluation.
+    public var asOf: Date
+    /// The environment the rebuild ran for; entries of other environments never grant.
+    public var environment: Environment
+    /// New, active or inactive.
+    public var customerStatus: CustomerStatus
+    /// Why an inactive customer has no access; nil unless inactive.
+    public var customerReason: InactiveReason?
+    /// One decision per product id that a non-consumable, non-renewing or auto-renewable transaction names, sorted
+    /// by product id.
+    public var products: [ProductDecision]
+    /// Whether each entitlement is unlocked, by entitlement id.
+    public var entitlements: [String: Bool]
+    /// What the rebuild noticed, sorted; never dropped.
+    public var diagnostics: [Diagnostic]
+
+    public init(
+        asOf: Date, environment: Environment, customerStatus: CustomerStatus, customerReason: InactiveReason?,
+        products: [ProductDecision], entitlements: [String: Bool], diagnostics: [Diagnostic]
+    ) {
+        self.asOf = asOf
+        self.environment = environment
+        self.customerStatus = customerStatus
+        self.customerReason = customerReason
+        self.products = products
+        self.entitlements = entitlements
+        self.diagnostics = diagnostics
+    }
+
+    /// The decision for a product, if the history names it.
+    public func decision(for productId: String) -> ProductDecision? {
+        products.first { $0.productId == productId }
+    }
+
+    /// Whether an entitlement is unlocked; false for one the report does not know.
+    public func hasAccess(to entitlement: String) -> Bool {
+        entitlements[entitlement] ?? false
+    }
+}

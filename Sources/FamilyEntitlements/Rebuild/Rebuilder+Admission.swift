@@ -1,0 +1,156 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The entries that may take part in the decision.
+struct AdmittedEntries {
+    var transactions: [TransactionPayload] = []
+    var renewalInfos: [RenewalInfoPayload] = []
+}
+
+extension Rebuilder {
+    /// Keeps the entries of the rebuild's environment that carry what the rebuild needs, and notes the rest.
+    mutating func admit(_ history: History, into evidence: inout Evidence) -> AdmittedEntries {
+        var admitted = AdmittedEntries()
+        for transaction in history.transactions {
+            admit(transaction, what: "transaction \(transaction.id)", into: &admitted)
+        }
+        for renewalInfo in history.renewalInfos {
+            admit(renewalInfo, what: "renewal info", into: &admitted)
+        }
+        for notification in history.notifications {
+            admit(notification, into: &admitted, evidence: &evidence)
+        }
+        return admitted
+    }
+
+    private mutating func admit(_ transaction: TransactionPayload, what: String, into admitted: inout AdmittedEntries) {
+        guard admits(transaction.environment, what: what), isComplete(transaction, what: what) else { return }
+        if let ownership = transaction.inAppOwnershipType, !ownership.isKnown {
+            report(
+                .warning, .unknownOwnership,
+                "\(what) has inAppOwnershipType \"\(ownership.rawValue)\", which this library does not know; it "
+                    + "counts where its fields allow, without the right to manage the subscription")
+        }
+        admitted.transactions.append(transaction)
+    }
+
+    private mutating func admit(_ renewalInfo: RenewalInfoPayload, what: String, into admitted: inout AdmittedEntries) {
+        let name = "\(what) of original transaction \(renewalInfo.originalTransactionId ?? "(none)")"
+        guard admits(renewalInfo.environment, what: name) else { return }
+        guard renewalInfo.originalTransactionId != nil else {
+            report(.error, .incompleteTransaction, "\(name) has no originalTransactionId; it is left out")
+            return
+        }
+        admitted.renewalInfos.append(renewalInfo)
+    }
+
+    private mutating func admit(
+        _ notification: NotificationPayload, into admitted: inout AdmittedEntries, evidence: inout Evidence
+    ) {
+        let type = notification.notificationType ?? NotificationType(rawValue: "")
+        let mention = NotificationMention(
+            type: type, subtype: notification.subtype, signedDate: notification.signedDate,
+            notificationUUID: notification.notificationUUID)
+        let name = "\(mention.label) notification \(notification.notificationUUID ?? "(no notificationUUID)")"
+        if !type.isKnown {
+            report(
+                .warning, .unknownNotificationType,
+                "\(name) has notificationType \"\(type.rawValue)\", which this library does not know; its "
+                    + "transaction and renewal info were still evaluated")
+        }
+        if let subtype = notification.subtype, !subtype.isKnown {
+            report(
+                .warning, .unknownNotificationSubtype,
+                "\(name) has subtype \"\(subtype.rawValue)\", which this library does not know; its transaction "
+                    + "and renewal info were still evaluated")
+        }
+        guard let data = notification.data, admits(data.environment, what: name) else { return }
+        if let transaction = data.transactionInfo {
+            let before = admitted.transactions.count
+            admit(transaction, what: "transaction \(transaction.id) in \(name)", into: &admitted)
+            if admitted.transactions.count > before, let transactionId = transaction.transactionId {
+                evidence.notifications[transactionId, default: []].insert(mention)
+            }
+        }
+        if let renewalInfo = data.renewalInfo {
+            admit(renewalInfo, what: "renewal info in \(name)", into: &admitted)
+        }
+        recordEvent(of: notification, type: type, name: name, data: data, into: &evidence)
+    }
+
+    private mutating func recordEvent(
+        of notification: NotificationPayload, type: NotificationType, name: String, data: NotificationData,
+        into evidence: inout Evidence
+    ) {
+        let kind: ChainEvent.Kind
+        switch type {
+        case .revoke:
+            guard let transaction = data.transactionInfo, transaction.revocationDate == nil else { return }
+            if transaction.inAppOwnershipType == .familyShared {
+                kind = .revoke(.familyRevocation)
+            } else {
+                report(
+                    .warning, .unexpectedRevoke,
+                    "\(name) revokes transaction \(transaction.id), which is not FAMILY_SHARED; it is revoked, "
+                        + "cause unknown")
+                kind = .revoke(.unknown)
+            }
+        case .expired: kind = .expired
+        case .gracePeriodExpired: kind = .gracePeriodExpired
+        default: return
+        }
+        guard
+            let originalId = data.transactionInfo?.originalTransactionId ?? data.renewalInfo?.originalTransactionId,
+            data.transactionInfo.map({ admits($0.environment) }) ?? true,
+            data.renewalInfo.map({ admits($0.environment) }) ?? true
+        else { return }
+        guard let date = notification.signedDate else {
+            report(
+                .error, .incompleteNotification,
+                "\(name) has no signedDate, so the rebuild cannot tell when it took effect; it is left out")
+            return
+        }
+        evidence.events[originalId, default: []].append(ChainEvent(kind: kind, date: date, notification: name))
+    }
+
+    /// Whether an entry of this environment may take part; reports it when not.
+    private mutating func admits(_ entryEnvironment: Environment?, what: String) -> Bool {
+        guard let entryEnvironment else {
+            report(.error, .missingEnvironment, "\(what) has no environment; it grants nothing")
+            return false
+        }
+        guard entryEnvironment == environment else {
+            let message =
+                environment == .production && entryEnvironment == .sandbox
+                ? "\(what) is from Sandbox in a Production history: an attack or a bug, not a purchase; it grants "
+                    + "nothing"
+                : "\(what) is from \(entryEnvironment.rawValue), not \(environment.rawValue); it grants nothing"
+            report(.error, .foreignEnvironment, message)
+            return false
+        }
+        return true
+    }
+
+    private func admits(_ entryEnvironment: Environment?) -> Bool {
+        entryEnvironment == environment
+    }
+
+    private mutating func isComplete(_ transaction: TransactionPayload, what: String) -> Bool {
+        let missing = [
+            transaction.transactionId == nil ? "transactionId" : nil,
+            transaction.originalTransactionId == nil ? "originalTransactionId" : nil,
+            transaction.productId == nil ? "productId" : nil,
+            transaction.purchaseDate == nil ? "purchaseDate" : nil,
+        ].compactMap { $0 }
+        guard missing.isEmpty else {
+            report(
+                .error, .incompleteTransaction,
+                "\(what) has no \(missing.joined(separator: ", ")); it grants nothing")
+            return false
+        }
+        return true
+    }
+}

@@ -1,0 +1,128 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+extension Rebuilder {
+    /// The decision for one product from every transaction that names it: rule 5 of the decision table.
+    ///
+    /// The product is granted while any transaction grants, PURCHASED preferred (then the longest access); where none
+    /// grants, the newest transaction is reported.
+    mutating func decision(for productId: String, from candidates: [Candidate], evidence: Evidence) -> ProductDecision?
+    {
+        let granting = candidates.filter(\.grants)
+        let chosen: Candidate?
+        if granting.isEmpty {
+            chosen = candidates.max { lhs, rhs in
+                (lhs.transaction.purchaseDate ?? .distantPast, lhs.transaction.id)
+                    < (rhs.transaction.purchaseDate ?? .distantPast, rhs.transaction.id)
+            }
+        } else {
+            chosen = granting.max { lhs, rhs in
+                (
+                    lhs.transaction.inAppOwnershipType == .purchased ? 1 : 0, lhs.expiresDate ?? .distantFuture,
+                    rhs.transaction.id
+                )
+                    < (
+                        rhs.transaction.inAppOwnershipType == .purchased ? 1 : 0, rhs.expiresDate ?? .distantFuture,
+                        lhs.transaction.id
+                    )
+            }
+        }
+        guard let chosen else { return nil }
+        let transaction = chosen.transaction
+        var because = chosen.because
+        let distinct = Set(candidates.compactMap(\.transaction.transactionId))
+        if distinct.count > 1 {
+            because.append(
+                granting.isEmpty
+                    ? "rule 5: \(distinct.count) transactions name \(productId) and none grants; the newest is reported"
+                    : "rule 5: \(distinct.count) transactions name \(productId); the product is granted while any "
+                        + "grants, and transaction \(transaction.id) (\(ownershipText(transaction))) is reported")
+        }
+        let isSubscription = (transaction.type ?? catalog.products[productId]?.type) == .autoRenewable
+        return ProductDecision(
+            productId: productId,
+            type: transaction.type ?? catalog.products[productId]?.type,
+            state: chosen.state,
+            hasAccess: chosen.grants,
+            ownership: transaction.inAppOwnershipType,
+            revocationCause: chosen.revocation?.cause,
+            causeInferred: chosen.revocation?.inferred ?? false,
+            expiresDate: chosen.expiresDate,
+            willRenew: isSubscription ? chosen.willRenew : nil,
+            canManage: transaction.inAppOwnershipType == .purchased,
+            period: period(of: transaction),
+            price: price(of: transaction),
+            transactionId: transaction.transactionId ?? "",
+            originalTransactionId: transaction.originalTransactionId ?? "",
+            because: because)
+    }
+
+    private mutating func period(of transaction: TransactionPayload) -> PricingPeriod {
+        if let period = PricingPeriod.of(transaction) { return period }
+        report(
+            .warning, .unknownOfferType,
+            "transaction \(transaction.id) has offerType \(transaction.offerType?.rawValue ?? 0), which this library "
+                + "does not know; its period is reported as normal")
+        return .normal
+    }
+
+    private mutating func price(of transaction: TransactionPayload) -> Money? {
+        guard let milliunits = transaction.price, let currency = transaction.currency else { return nil }
+        let money = Money(milliunits: milliunits, currency: CurrencyCode(rawValue: currency))
+        if money.exactMinorUnits == nil {
+            report(
+                .warning, .inexactPrice,
+                "transaction \(transaction.id) has price \(milliunits) milliunits of \(currency), which is not a whole "
+                    + "number of the currency's ISO 4217 minor units (or the currency is unknown)")
+        }
+        return money
+    }
+
+    /// The customer status, entitlements and diagnostics: rule 11 of the decision table.
+    mutating func summarise(_ products: [ProductDecision], namesAPurchase: Bool) -> EntitlementReport {
+        var entitlements: [String: Bool] = [:]
+        for (productId, product) in catalog.products {
+            for entitlement in product.entitlements ?? [productId] {
+                entitlements[entitlement] = entitlements[entitlement] ?? false
+            }
+        }
+        for product in products {
+            for entitlement in catalog.entitlements(of: product.productId) {
+                entitlements[entitlement] = (entitlements[entitlement] ?? false) || product.hasAccess
+            }
+        }
+        let status: CustomerStatus
+        var reason: InactiveReason?
+        if products.contains(where: \.hasAccess) {
+            status = .active
+        } else if !namesAPurchase {
+            status = .new
+        } else {
+            status = .inactive
+            reason = products.map(Self.inactiveReason).min { lhs, rhs in
+                InactiveReason.allCases.firstIndex(of: lhs) ?? 0 < InactiveReason.allCases.firstIndex(of: rhs) ?? 0
+            }
+        }
+        return EntitlementReport(
+            asOf: instant, environment: environment, customerStatus: status, customerReason: reason,
+            products: products, entitlements: entitlements, diagnostics: diagnostics.sorted())
+    }
+
+    private static func inactiveReason(_ product: ProductDecision) -> InactiveReason {
+        switch product.state {
+        case .billingRetry:
+            return product.ownership == .purchased ? .billingRetry : .billingRetryFamilyMember
+        case .revoked:
+            switch product.revocationCause {
+            case .refund?, .proratedRefund?: return .refunded
+            case .familyRevocation?: return .familyRevocation
+            default: return .revoked
+            }
+        case .undetermined: return .undetermined
+        case .expired, .upgraded, .active, .gracePeriod: return .expired
+        }
+    }
+}

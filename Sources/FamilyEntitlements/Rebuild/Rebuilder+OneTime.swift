@@ -1,0 +1,103 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+extension Rebuilder {
+    /// Evaluates a non-consumable, a non-renewing subscription, or a product of unknown type: rule 4 and rule 10.
+    mutating func evaluateOneTime(_ transaction: TransactionPayload, type: ProductType?, evidence: Evidence)
+        -> Candidate
+    {
+        let events = evidence.events[transaction.originalTransactionId ?? ""] ?? []
+        var because = snapshotEvidence(transaction, evidence: evidence)
+        let purchase = transaction.purchaseDate ?? .distantPast
+        if let revocation = revocation(of: transaction, events: events) {
+            because.append(revocation.because)
+            return Candidate(
+                transaction: transaction, state: .revoked, expiresDate: nil, willRenew: nil, revocation: revocation,
+                because: because)
+        }
+        let end: Date?
+        switch type {
+        case .nonConsumable?:
+            because.append(
+                "rule 4: non-consumable transaction \(transaction.id) (\(ownershipText(transaction))) grants from "
+                    + "\(purchase.evidenceText) until revoked")
+            return Candidate(
+                transaction: transaction, state: .active, expiresDate: nil, willRenew: nil, revocation: nil,
+                because: because)
+        case .nonRenewing?:
+            guard let duration = catalog.products[transaction.productId ?? ""]?.duration,
+                let computed = duration.added(to: purchase)
+            else {
+                report(
+                    .error, .missingDuration,
+                    "non-renewing subscription \(transaction.productId ?? "") (transaction \(transaction.id)) has no "
+                        + "duration in the catalog; it grants nothing rather than forever")
+                because.append(
+                    "rule 4: non-renewing subscription without a catalog duration: undetermined, never unlimited")
+                return Candidate(
+                    transaction: transaction, state: .undetermined, expiresDate: nil, willRenew: nil,
+                    revocation: nil, because: because)
+            }
+            because.append("rule 4: non-renewing subscription lasts \(duration) from \(purchase.evidenceText)")
+            end = computed
+        default:
+            let raw = type?.rawValue ?? "(absent)"
+            report(
+                .warning, .unknownProductType,
+                "transaction \(transaction.id) of \(transaction.productId ?? "") has product type \(raw) and the "
+                    + "catalog gives none; it grants only while its expiresDate bounds it")
+            guard let expires = transaction.expiresDate else {
+                because.append("rule 10: product type \(raw) is unknown and no expiresDate bounds it: undetermined")
+                return Candidate(
+                    transaction: transaction, state: .undetermined, expiresDate: nil, willRenew: nil,
+                    revocation: nil, because: because)
+            }
+            because.append("rule 10: product type \(raw) is unknown; its expiresDate bounds access")
+            end = expires
+        }
+        guard let end else {
+            return Candidate(
+                transaction: transaction, state: .undetermined, expiresDate: nil, willRenew: nil, revocation: nil,
+                because: because)
+        }
+        let state: AccessState = instant < end ? .active : .expired
+        because.append(
+            state == .active
+                ? "transaction \(transaction.id) (\(ownershipText(transaction))) grants until \(end.evidenceText)"
+                : "transaction \(transaction.id) ended at \(end.evidenceText)")
+        return Candidate(
+            transaction: transaction, state: state, expiresDate: end, willRenew: nil, revocation: nil,
+            because: because)
+    }
+
+    /// The evidence every candidate starts with: the snapshot used and the notifications that carried it.
+    func snapshotEvidence(_ transaction: TransactionPayload, evidence: Evidence) -> [String] {
+        var because: [String] = []
+        if let signed = transaction.signedDate {
+            because.append(
+                "rule 1: the newest snapshot of transaction \(transaction.id) is the truth: signed \(signed.evidenceText)"
+            )
+        }
+        for mention in (evidence.notifications[transaction.transactionId ?? ""] ?? []).sorted() {
+            switch (mention.type, mention.subtype) {
+            case (.didRenew, .billingRecovery?):
+                because.append(
+                    "DID_RENEW BILLING_RECOVERY: transaction \(transaction.id) is a recovery after failed billing, "
+                        + "not a new purchase")
+            case (.refundReversed, _):
+                because.append("REFUND_REVERSED: Apple reversed the refund of transaction \(transaction.id)")
+            default:
+                because.append(
+                    "carried by \(mention.label) notification \(mention.notificationUUID ?? "(no notificationUUID)")")
+            }
+        }
+        return because
+    }
+
+    func ownershipText(_ transaction: TransactionPayload) -> String {
+        transaction.inAppOwnershipType?.rawValue ?? "no inAppOwnershipType"
+    }
+}

@@ -1,0 +1,80 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+extension Rebuilder {
+    /// When a transaction stopped granting because of a revocation, if it had by the instant of evaluation.
+    func revocationDate(of transaction: TransactionPayload, events: [ChainEvent]) -> Date? {
+        var earliest: Date?
+        if let date = transaction.revocationDate, date <= instant {
+            earliest = date
+        }
+        if let event = revokeEvent(for: transaction, events: events) {
+            earliest = min(earliest ?? event.date, event.date)
+        }
+        return earliest
+    }
+
+    /// The revocation of a transaction by the instant of evaluation, with its cause: rule 7 of the decision table.
+    ///
+    /// A snapshot's revocationDate revokes from that date. A REVOKE notification without revocationDate revokes the
+    /// chain's transactions purchased up to its signedDate; a later transaction (the member rejoins) grants again,
+    /// and a stale snapshot cannot undo it because the notification is not a snapshot.
+    mutating func revocation(of transaction: TransactionPayload, events: [ChainEvent]) -> Revocation? {
+        var found: Revocation?
+        if let date = transaction.revocationDate, date <= instant {
+            let (cause, inferred) = RevocationCause.of(transaction)
+            if let type = transaction.revocationType, !type.isKnown {
+                report(
+                    .warning, .unknownRevocationType,
+                    "transaction \(transaction.id) has revocationType \"\(type.rawValue)\", which this library "
+                        + "does not know; it is revoked, cause unknown")
+            }
+            if let reason = transaction.revocationReason, !reason.isKnown {
+                report(
+                    .warning, .unknownRevocationReason,
+                    "transaction \(transaction.id) has revocationReason \(reason.rawValue), which this library "
+                        + "does not know")
+            }
+            found = Revocation(
+                date: date, cause: cause, inferred: inferred,
+                because: "rule 7: transaction \(transaction.id) was revoked at \(date.evidenceText): "
+                    + causeText(transaction, cause: cause, inferred: inferred))
+        }
+        if let event = revokeEvent(for: transaction, events: events), case .revoke(let cause) = event.kind,
+            found.map({ event.date < $0.date }) ?? true
+        {
+            found = Revocation(
+                date: event.date, cause: cause, inferred: true,
+                because: "rule 7: \(event.notification) signed \(event.date.evidenceText) carries no "
+                    + "revocationDate; it revokes original transaction \(transaction.originalTransactionId ?? "") "
+                    + "as purchased up to then, cause inferred as \(cause.rawValue)")
+        }
+        return found
+    }
+
+    private func revokeEvent(for transaction: TransactionPayload, events: [ChainEvent]) -> ChainEvent? {
+        guard let purchase = transaction.purchaseDate else { return nil }
+        return
+            events
+            .filter { event in
+                if case .revoke = event.kind { return event.date >= purchase && event.date <= instant }
+                return false
+            }
+            .min { ($0.date, $0.notification) < ($1.date, $1.notification) }
+    }
+
+    private func causeText(_ transaction: TransactionPayload, cause: RevocationCause, inferred: Bool) -> String {
+        if let type = transaction.revocationType {
+            return "revocationType \(type.rawValue) says \(cause.rawValue)"
+        }
+        let reason = transaction.revocationReason.map { "revocationReason \($0.rawValue)" } ?? "no revocationReason"
+        let ownership = transaction.inAppOwnershipType?.rawValue ?? "unknown ownership"
+        let why =
+            transaction.inAppOwnershipType == .familyShared && cause == .unknown
+            ? " (on a member's copy, 0 is set both when the member leaves and when the purchaser is refunded)" : ""
+        return "no revocationType; \(reason) on a \(ownership) transaction, cause inferred as \(cause.rawValue)\(why)"
+    }
+}

@@ -1,0 +1,142 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The steps of the rebuild: admit entries, keep the newest snapshots, evaluate each product, summarise.
+struct Rebuilder {
+    let instant: Date
+    let environment: Environment
+    let catalog: ProductCatalog
+    private(set) var diagnostics: Set<Diagnostic> = []
+
+    /// The longest billing retry Apple runs after a failed renewal.
+    static let billingRetryLimit: TimeInterval = 60 * 24 * 60 * 60
+
+    init(instant: Date, environment: Environment, catalog: ProductCatalog) {
+        self.instant = instant
+        self.environment = environment
+        self.catalog = catalog
+    }
+
+    mutating func rebuild(_ history: History) -> EntitlementReport {
+        var evidence = Evidence()
+        let snapshots = admit(history, into: &evidence)
+        let transactions = newestTransactions(snapshots.transactions)
+        let renewalInfos = newestRenewalInfos(snapshots.renewalInfos)
+
+        var candidates: [String: [Candidate]] = [:]
+        var subscriptions: [String: [TransactionPayload]] = [:]
+        var namesAPurchase = false
+        for transaction in transactions.values {
+            guard let purchase = transaction.purchaseDate, purchase <= instant,
+                let productId = transaction.productId, let originalId = transaction.originalTransactionId
+            else { continue }
+            let type = transaction.type ?? catalog.products[productId]?.type
+            switch type {
+            case .consumable?:
+                if transaction.inAppOwnershipType == .familyShared {
+                    report(
+                        .error, .familySharedConsumable,
+                        "transaction \(transaction.id) of consumable \(productId) is FAMILY_SHARED, which Family "
+                            + "Sharing never allows; it is invalid data and grants nothing")
+                }
+            case .autoRenewable?:
+                namesAPurchase = true
+                subscriptions[originalId, default: []].append(transaction)
+            default:
+                namesAPurchase = true
+                candidates[productId, default: []].append(evaluateOneTime(transaction, type: type, evidence: evidence))
+            }
+        }
+        for (originalId, chain) in subscriptions {
+            for candidate in evaluateChain(
+                chain, renewalInfo: renewalInfos[originalId], events: evidence.events[originalId] ?? [],
+                evidence: evidence)
+            {
+                candidates[candidate.transaction.productId ?? "", default: []].append(candidate)
+            }
+        }
+
+        let products = candidates.keys.sorted().compactMap { productId in
+            candidates[productId].flatMap { decision(for: productId, from: $0, evidence: evidence) }
+        }
+        return summarise(products, namesAPurchase: namesAPurchase)
+    }
+
+    // MARK: - Diagnostics
+
+    mutating func report(_ severity: Diagnostic.Severity, _ code: Diagnostic.Code, _ message: String) {
+        diagnostics.insert(Diagnostic(severity: severity, code: code, message: message))
+    }
+}
+
+/// One transaction's evaluation for the product it names.
+struct Candidate {
+    var transaction: TransactionPayload
+    var state: AccessState
+    var expiresDate: Date?
+    var willRenew: Bool?
+    var revocation: Revocation?
+    var because: [String]
+
+    var grants: Bool { state.grantsAccess }
+}
+
+/// A revocation of one transaction: when, why, and whether the cause was inferred.
+struct Revocation {
+    var date: Date
+    var cause: RevocationCause
+    var inferred: Bool
+    var because: String
+}
+
+/// Facts gathered from notifications, for evaluation and for the evidence.
+struct Evidence {
+    /// Events that end access or grace, by original transaction id.
+    var events: [String: [ChainEvent]] = [:]
+    /// The notifications that carried each transaction, by transaction id.
+    var notifications: [String: Set<NotificationMention>] = [:]
+}
+
+/// A notification that changes a subscription chain regardless of older snapshots.
+struct ChainEvent: Hashable {
+    enum Kind: Hashable {
+        /// A REVOKE without revocationDate: revokes the chain's transactions purchased up to it, for this cause.
+        case revoke(RevocationCause)
+        /// An EXPIRED notification: no grace period and no billing retry after it.
+        case expired
+        /// A GRACE_PERIOD_EXPIRED notification: no grace period after it.
+        case gracePeriodExpired
+    }
+
+    var kind: Kind
+    var date: Date
+    var notification: String
+}
+
+/// A notification that carried a transaction, in words for the evidence.
+struct NotificationMention: Hashable, Comparable {
+    var type: NotificationType
+    var subtype: NotificationSubtype?
+    var signedDate: Date?
+    var notificationUUID: String?
+
+    var label: String { subtype.map { "\(type) \($0)" } ?? type.rawValue }
+
+    static func < (lhs: NotificationMention, rhs: NotificationMention) -> Bool {
+        (lhs.signedDate ?? .distantPast, lhs.label, lhs.notificationUUID ?? "")
+            < (rhs.signedDate ?? .distantPast, rhs.label, rhs.notificationUUID ?? "")
+    }
+}
+
+extension TransactionPayload {
+    /// The transaction identifier, or a placeholder naming the product for messages.
+    var id: String { transactionId ?? "without transactionId (product \(productId ?? "unknown"))" }
+}
+
+extension Date {
+    /// The instant in ISO 8601, for evidence and diagnostics.
+    var evidenceText: String { formatted(.iso8601) }
+}
