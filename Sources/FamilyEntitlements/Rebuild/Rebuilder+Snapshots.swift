@@ -12,22 +12,49 @@ extension Rebuilder {
     /// the one whose JSON sorts first is kept, so that order never matters.
     mutating func newestTransactions(_ snapshots: [TransactionPayload]) -> [String: TransactionPayload] {
         var newest: [String: TransactionPayload] = [:]
+        var tied: [String: [TransactionPayload]] = [:]
         for snapshot in snapshots {
             guard let transactionId = snapshot.transactionId else { continue }
             guard let current = newest[transactionId] else {
                 newest[transactionId] = snapshot
                 continue
             }
-            if isNewer(snapshot, than: current, what: "transaction \(transactionId)") {
+            switch Self.order(snapshot, current) {
+            case .newer:
                 newest[transactionId] = snapshot
+                tied[transactionId] = nil
+            case .tied:
+                tied[transactionId, default: [current]].append(snapshot)
+            case .older, .same:
+                break
             }
         }
+        for (transactionId, candidates) in tied {
+            report(
+                .warning, .conflictingSnapshots,
+                "transaction \(transactionId) has different snapshots with the same signedDate; the one whose JSON "
+                    + "sorts first is used")
+            newest[transactionId] = Self.first(byJSON: candidates)
+        }
         return newest
+    }
+
+    private enum SnapshotOrder { case newer, older, same, tied }
+
+    /// How a snapshot compares with the newest one so far: by signedDate, then the revoking one first.
+    private static func order(_ candidate: TransactionPayload, _ current: TransactionPayload) -> SnapshotOrder {
+        let (new, old) = (candidate.signedDate ?? .distantPast, current.signedDate ?? .distantPast)
+        if new != old { return new > old ? .newer : .older }
+        if candidate == current { return .same }
+        let (newRevokes, oldRevokes) = (candidate.revocationDate != nil, current.revocationDate != nil)
+        if newRevokes != oldRevokes { return newRevokes ? .newer : .older }
+        return .tied
     }
 
     /// The newest renewal info of each subscription chain, by original transaction id.
     mutating func newestRenewalInfos(_ snapshots: [RenewalInfoPayload]) -> [String: RenewalInfoPayload] {
         var newest: [String: RenewalInfoPayload] = [:]
+        var tied: [String: [RenewalInfoPayload]] = [:]
         for snapshot in snapshots {
             guard let originalId = snapshot.originalTransactionId else { continue }
             guard let current = newest[originalId] else {
@@ -35,34 +62,26 @@ extension Rebuilder {
                 continue
             }
             let (new, old) = (snapshot.signedDate ?? .distantPast, current.signedDate ?? .distantPast)
-            if new > old
-                || (new == old && snapshot != current
-                    && tieBreak(snapshot, current, what: "renewal info of original transaction \(originalId)"))
-            {
+            if new > old {
                 newest[originalId] = snapshot
+                tied[originalId] = nil
+            } else if new == old, snapshot != current {
+                tied[originalId, default: [current]].append(snapshot)
             }
+        }
+        for (originalId, candidates) in tied {
+            report(
+                .warning, .conflictingSnapshots,
+                "renewal info of original transaction \(originalId) has different snapshots with the same "
+                    + "signedDate; the one whose JSON sorts first is used")
+            newest[originalId] = Self.first(byJSON: candidates)
         }
         return newest
     }
 
-    private mutating func isNewer(_ candidate: TransactionPayload, than current: TransactionPayload, what: String)
-        -> Bool
-    {
-        let (new, old) = (candidate.signedDate ?? .distantPast, current.signedDate ?? .distantPast)
-        if new != old { return new > old }
-        if candidate == current { return false }
-        let (newRevokes, oldRevokes) = (candidate.revocationDate != nil, current.revocationDate != nil)
-        if newRevokes != oldRevokes { return newRevokes }
-        return tieBreak(candidate, current, what: what)
-    }
-
-    /// Whether `candidate` sorts before `current` by its canonical JSON; reports the conflict.
-    private mutating func tieBreak<T: AppStorePayload>(_ candidate: T, _ current: T, what: String) -> Bool {
-        report(
-            .warning, .conflictingSnapshots,
-            "\(what) has two different snapshots with the same signedDate; the one whose JSON sorts first is used")
-        let candidateJSON = (try? PayloadJSON.encode(candidate)) ?? Data()
-        let currentJSON = (try? PayloadJSON.encode(current)) ?? Data()
-        return candidateJSON.lexicographicallyPrecedes(currentJSON)
+    /// The value whose canonical JSON sorts first, so that a tie never depends on the order of arrival.
+    private static func first<T: AppStorePayload>(byJSON candidates: [T]) -> T? {
+        candidates.map { (value: $0, json: (try? PayloadJSON.encode($0)) ?? Data()) }
+            .min { $0.json.lexicographicallyPrecedes($1.json) }?.value
     }
 }

@@ -1,0 +1,135 @@
+import FamilyEntitlements
+import Foundation
+import Testing
+
+/// A value a row either checks or leaves alone.
+enum Expect<Value: Equatable & Sendable>: Sendable {
+    case unchecked
+    case equals(Value)
+
+    func mismatch(_ actual: Value) -> Bool {
+        if case .equals(let expected) = self { return expected != actual }
+        return false
+    }
+}
+
+/// What a row expects of one product's decision.
+struct ProductExpectation: Sendable {
+    var productId: String
+    var state: AccessState
+    var hasAccess: Bool
+    var revocationCause: Expect<RevocationCause?> = .unchecked
+    var causeInferred: Expect<Bool> = .unchecked
+    var willRenew: Expect<Bool?> = .unchecked
+    var canManage: Expect<Bool> = .unchecked
+    var ownership: Expect<OwnershipType?> = .unchecked
+    var period: Expect<PricingPeriod> = .unchecked
+    var transactionId: Expect<String> = .unchecked
+    var expiresDate: Expect<Date?> = .unchecked
+    /// Phrases the evidence must contain.
+    var because: [String] = []
+
+    /// The expectation in words, for docs/decision-table.md.
+    var summary: String {
+        var parts = [
+            "`\(productId.replacingOccurrences(of: "org.familyentitlements.demo.", with: ""))`: \(state.rawValue)"
+        ]
+        parts.append(hasAccess ? "access" : "no access")
+        if case .equals(let cause) = revocationCause { parts.append("cause \(cause?.rawValue ?? "null")") }
+        if case .equals(let inferred) = causeInferred { parts.append(inferred ? "inferred" : "stated") }
+        if case .equals(let renew) = willRenew { parts.append("willRenew \(renew.map(String.init) ?? "null")") }
+        if case .equals(let manage) = canManage { parts.append("canManage \(manage)") }
+        if case .equals(let period) = period { parts.append("period \(period.rawValue)") }
+        if case .equals(let id) = transactionId { parts.append("reports transaction \(id)") }
+        return parts.joined(separator: ", ")
+    }
+}
+
+/// One named rule of the decision table: a history, an instant, the expected decision and the evidence for it.
+struct DecisionRow: Sendable, CustomTestStringConvertible {
+    /// The rule number in docs/decision-table.md.
+    var rule: Int
+    /// What the row shows, in words a reviewer checks against Apple's documentation.
+    var name: String
+    /// Where the rule comes from: a section of apple-facts.md or Apple's documentation.
+    var source: String
+    var history: History
+    /// The instant of evaluation, in days from 2026-01-01.
+    var asOf: Double
+    var environment: Environment = .production
+    var catalog = ProductCatalog()
+    var products: [ProductExpectation]
+    var customer: Expect<CustomerStatus> = .unchecked
+    var customerReason: Expect<InactiveReason?> = .unchecked
+    /// The diagnostic codes the report must carry, no more and no fewer.
+    var diagnostics: Set<Diagnostic.Code> = []
+    var entitlements: [String: Bool]? = nil
+
+    var testDescription: String { "rule \(rule): \(name)" }
+
+    var instant: Date { Given.day(asOf) }
+
+    func rebuild(_ history: History? = nil) -> EntitlementReport {
+        rebuildEntitlements(
+            history: history ?? self.history, asOf: instant, environment: environment, catalog: catalog)
+    }
+
+    /// The differences between the report and this row's expectations; empty when the row holds.
+    func mismatches(in report: EntitlementReport) -> [String] {
+        var problems: [String] = []
+        let expectedIds = products.map(\.productId).sorted()
+        let actualIds = report.products.map(\.productId)
+        if expectedIds != actualIds {
+            problems.append("products \(actualIds), expected \(expectedIds)")
+        }
+        for expectation in products {
+            guard let decision = report.decision(for: expectation.productId) else { continue }
+            problems += Self.mismatches(decision, expectation)
+        }
+        if customer.mismatch(report.customerStatus) {
+            problems.append("customerStatus \(report.customerStatus), expected \(customer)")
+        }
+        if customerReason.mismatch(report.customerReason) {
+            problems.append("customerReason \(String(describing: report.customerReason)), expected \(customerReason)")
+        }
+        let codes = Set(report.diagnostics.map(\.code))
+        if codes != diagnostics {
+            problems.append("diagnostics \(report.diagnostics.map(\.description)), expected codes \(diagnostics)")
+        }
+        if let entitlements, entitlements != report.entitlements {
+            problems.append("entitlements \(report.entitlements), expected \(entitlements)")
+        }
+        return problems
+    }
+
+    private static func mismatches(_ decision: ProductDecision, _ expected: ProductExpectation) -> [String] {
+        var problems: [String] = []
+        let name = decision.productId
+        func check<T: Equatable & Sendable>(_ field: String, _ expect: Expect<T>, _ actual: T) {
+            if expect.mismatch(actual) { problems.append("\(name).\(field) = \(actual), expected \(expect)") }
+        }
+        check("state", .equals(expected.state), decision.state)
+        check("hasAccess", .equals(expected.hasAccess), decision.hasAccess)
+        check("revocationCause", expected.revocationCause, decision.revocationCause)
+        check("causeInferred", expected.causeInferred, decision.causeInferred)
+        check("willRenew", expected.willRenew, decision.willRenew)
+        check("canManage", expected.canManage, decision.canManage)
+        check("ownership", expected.ownership, decision.ownership)
+        check("period", expected.period, decision.period)
+        check("transactionId", expected.transactionId, decision.transactionId)
+        check("expiresDate", expected.expiresDate, decision.expiresDate)
+        for phrase in expected.because where !decision.because.contains(where: { $0.contains(phrase) }) {
+            problems.append("\(name).because lacks \"\(phrase)\": \(decision.because)")
+        }
+        return problems
+    }
+}
+
+extension ProductExpectation {
+    init(
+        _ productId: String, _ state: AccessState, access: Bool, _ change: (inout ProductExpectation) -> Void = { _ in }
+    ) {
+        self.init(productId: productId, state: state, hasAccess: access)
+        change(&self)
+    }
+}

@@ -1,0 +1,41 @@
+import FamilyEntitlements
+import Foundation
+import Testing
+
+@Suite("Decision table")
+struct DecisionTableTests {
+    @Test(arguments: DecisionRow.all)
+    func row(_ row: DecisionRow) {
+        let report = row.rebuild()
+        let problems = row.mismatches(in: report)
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+    }
+
+    @Test("every rule from 1 to 12 has at least one row")
+    func everyRuleHasRows() {
+        let rules = Set(DecisionRow.all.map(\.rule))
+        #expect(rules == Set(1...12))
+    }
+
+    @Test("row names are unique, so each is a name a reviewer can cite")
+    func namesAreUnique() {
+        let names = DecisionRow.all.map(\.testDescription)
+        #expect(Set(names).count == names.count)
+    }
+
+    @Test("docs/decision-table.md is generated from these rows and has not drifted")
+    func documentMatchesRows() throws {
+        let url = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/decision-table.md")
+        let rendered = DecisionTableDocument.render(DecisionRow.all)
+        if ProcessInfo.processInfo.environment["REGENERATE_DECISION_TABLE"] == "1" {
+            try Data(rendered.utf8).write(to: url)
+        }
+        let stored = try String(contentsOf: url, encoding: .utf8)
+        #expect(
+            stored == rendered,
+            "docs/decision-table.md differs from the rows; run REGENERATE_DECISION_TABLE=1 swift test --filter DecisionTable"
+        )
+    }
+}

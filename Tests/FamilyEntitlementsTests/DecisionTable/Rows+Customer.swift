@@ -1,0 +1,80 @@
+import FamilyEntitlements
+
+extension DecisionRow {
+    /// Rule 11: the customer status for the launch screen; rule 12: evidence; entitlements through a catalog.
+    static let customers: [DecisionRow] = {
+        let proCatalog = ProductCatalog(products: [
+            Given.monthly: ProductCatalog.Product(entitlements: ["pro"]),
+            Given.yearly: ProductCatalog.Product(entitlements: ["pro"]),
+            Given.lifetime: ProductCatalog.Product(entitlements: ["pro", "extras"]),
+        ])
+        return [
+            DecisionRow(
+                rule: 11, name: "no purchase ever: new", source: "apple-facts 10: customer status at launch",
+                history: History(), asOf: 0, products: [], customer: .equals(.new), customerReason: .equals(nil)),
+            DecisionRow(
+                rule: 11, name: "billing retry on a family member's copy: the member is not asked to update payment",
+                source: "apple-facts 10: the member cannot manage; members get DID_FAIL_TO_RENEW",
+                history: History(
+                    transactions: [Given.subscription("1201", from: 0, to: 30, ownership: .familyShared)],
+                    renewalInfos: [Given.renewal("1201", signed: 30) { $0.isInBillingRetryPeriod = true }]),
+                asOf: 32,
+                products: [ProductExpectation(Given.monthly, .billingRetry, access: false)],
+                customer: .equals(.inactive), customerReason: .equals(.billingRetryFamilyMember)),
+            DecisionRow(
+                rule: 11, name: "one product active among expired ones: active",
+                source: "apple-facts 10",
+                history: History(transactions: [
+                    Given.subscription("1202", from: 0, to: 30),
+                    Given.oneTime("1203", Given.lifetime, type: .nonConsumable, on: 40),
+                ]), asOf: 50,
+                products: [
+                    ProductExpectation(Given.lifetime, .active, access: true),
+                    ProductExpectation(Given.monthly, .expired, access: false),
+                ], customer: .equals(.active), customerReason: .equals(nil)),
+            DecisionRow(
+                rule: 11, name: "billing retry outranks an older refund in the inactive reason",
+                source: "apple-facts 10: in billing retry, ask to update payment",
+                history: History(
+                    transactions: [
+                        Given.subscription("1204", from: 0, to: 30),
+                        Given.oneTime("1205", Given.lifetime, type: .nonConsumable, on: 1, signed: 2) {
+                            $0.revocationDate = Given.day(2)
+                        },
+                    ], renewalInfos: [Given.renewal("1204", signed: 30) { $0.isInBillingRetryPeriod = true }]),
+                asOf: 32,
+                products: [
+                    ProductExpectation(Given.lifetime, .revoked, access: false),
+                    ProductExpectation(Given.monthly, .billingRetry, access: false),
+                ], customer: .equals(.inactive), customerReason: .equals(.billingRetry)),
+            DecisionRow(
+                rule: 11, name: "a catalog maps several products to one entitlement: pro is on while any grants",
+                source: "decision table: a catalog maps product ids to entitlement ids",
+                history: History(transactions: [
+                    Given.subscription("1206", from: 0, to: 30),
+                    Given.subscription("1207", Given.yearly, from: 20, to: 385),
+                ]), asOf: 40, catalog: proCatalog,
+                products: [
+                    ProductExpectation(Given.monthly, .expired, access: false),
+                    ProductExpectation(Given.yearly, .active, access: true),
+                ], entitlements: ["pro": true, "extras": false]),
+            DecisionRow(
+                rule: 12, name: "evidence names the granting transaction and the rule in words",
+                source: "decision table: every decision carries the reasons a support engineer needs",
+                history: History(transactions: [Given.subscription("1208", from: 0, to: 30)]), asOf: 5,
+                products: [
+                    ProductExpectation(Given.monthly, .active, access: true) {
+                        $0.because = [
+                            "rule 1: the newest snapshot of transaction 1208",
+                            "rule 2: transaction 1208 (PURCHASED) grants",
+                        ]
+                    }
+                ]),
+        ]
+    }()
+
+    /// Every row of the decision table, in rule order.
+    static let all: [DecisionRow] =
+        snapshots + subscriptions + upgrades + oneTimeProducts + family + revocations + offers + environments
+        + customers
+}

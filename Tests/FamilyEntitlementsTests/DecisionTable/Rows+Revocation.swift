@@ -1,0 +1,116 @@
+import FamilyEntitlements
+
+extension DecisionRow {
+    /// Rule 7: the cause of a revocation, stated or inferred.
+    static let revocations: [DecisionRow] = {
+        func revoked(
+            _ name: String, ownership: OwnershipType, type: RevocationType? = nil, reason: RevocationReason? = nil,
+            cause: RevocationCause, inferred: Bool, diagnostics: Set<Diagnostic.Code> = [], source: String
+        ) -> DecisionRow {
+            DecisionRow(
+                rule: 7, name: name, source: source,
+                history: History(transactions: [
+                    Given.subscription("7001", from: 0, to: 30, ownership: ownership, signed: 3) {
+                        $0.revocationDate = Given.day(3)
+                        $0.revocationType = type
+                        $0.revocationReason = reason
+                    }
+                ]), asOf: 5,
+                products: [
+                    ProductExpectation(Given.monthly, .revoked, access: false) {
+                        $0.revocationCause = .equals(cause)
+                        $0.causeInferred = .equals(inferred)
+                    }
+                ], diagnostics: diagnostics)
+        }
+        let shared = Given.subscription("7101", from: 0, to: 30, ownership: .familyShared)
+        let revoke = Given.notification(.revoke, signed: 10, transaction: shared)
+        return [
+            revoked(
+                "revocationType REFUND_FULL: refund, stated", ownership: .purchased, type: .refundFull,
+                reason: .appIssue,
+                cause: .refund, inferred: false, source: "apple-facts 2: revocationType"),
+            revoked(
+                "revocationType REFUND_PRORATED: proratedRefund", ownership: .purchased, type: .refundProrated,
+                cause: .proratedRefund, inferred: false, source: "apple-facts 2 and 5"),
+            revoked(
+                "revocationType FAMILY_REVOKE on a member's copy: familyRevocation, stated", ownership: .familyShared,
+                type: .familyRevoke, reason: .otherReason, cause: .familyRevocation, inferred: false,
+                source: "apple-facts 4: revocationType says it outright"),
+            revoked(
+                "revocationType ASSIGNMENT_REVOKE: assignmentRevocation", ownership: .purchased,
+                type: .assignmentRevoke, cause: .assignmentRevocation, inferred: false, source: "apple-facts 2"),
+            revoked(
+                "an unknown revocationType: revoked, cause unknown, reported", ownership: .purchased,
+                type: RevocationType(rawValue: "REFUND_PARTIAL_NEW"), cause: .unknown, inferred: false,
+                diagnostics: [.unknownRevocationType], source: "decision table: unknown values are reported"),
+            revoked(
+                "no revocationType, PURCHASED, reason 0: refund, inferred", ownership: .purchased, reason: .otherReason,
+                cause: .refund, inferred: true, source: "apple-facts 2 and 4"),
+            revoked(
+                "no revocationType, PURCHASED, reason 1: refund, inferred", ownership: .purchased, reason: .appIssue,
+                cause: .refund, inferred: true, source: "apple-facts 2"),
+            revoked(
+                "no revocationType, PURCHASED, no reason: refund, inferred", ownership: .purchased, cause: .refund,
+                inferred: true, source: "apple-facts 5"),
+            revoked(
+                "no revocationType, PURCHASED, an unknown reason: unknown, inferred, reported", ownership: .purchased,
+                reason: RevocationReason(rawValue: 7), cause: .unknown, inferred: true,
+                diagnostics: [.unknownRevocationReason], source: "decision table: unknown values are reported"),
+            revoked(
+                "no revocationType, FAMILY_SHARED, reason 1: refund, inferred (only refunds carry 1)",
+                ownership: .familyShared, reason: .appIssue, cause: .refund, inferred: true, source: "apple-facts 4"),
+            revoked(
+                "no revocationType, FAMILY_SHARED, reason 0: unknown (member left, or purchaser refunded)",
+                ownership: .familyShared, reason: .otherReason, cause: .unknown, inferred: true,
+                source: "apple-facts 4: 0 is set both when the member leaves and after a purchaser refund"),
+            DecisionRow(
+                rule: 7,
+                name: "member leaves: REVOKE without revocationDate -> revoked, familyRevocation at its signedDate",
+                source: "apple-facts 4: a departure's REVOKE arrives without revocationDate",
+                history: History(transactions: [shared], notifications: [revoke]), asOf: 12,
+                products: [
+                    ProductExpectation(Given.monthly, .revoked, access: false) {
+                        $0.revocationCause = .equals(.familyRevocation)
+                        $0.causeInferred = .equals(true)
+                        $0.because = ["REVOKE notification"]
+                    }
+                ], customer: .equals(.inactive), customerReason: .equals(.familyRevocation)),
+            DecisionRow(
+                rule: 7, name: "before the REVOKE's signedDate the member still had access",
+                source: "decision table: the instant of evaluation is explicit",
+                history: History(transactions: [shared], notifications: [revoke]), asOf: 8,
+                products: [ProductExpectation(Given.monthly, .active, access: true)]),
+            DecisionRow(
+                rule: 7, name: "a stale snapshot arriving after the REVOKE does not undo it",
+                source: "apple-facts 5: the newest information is the truth",
+                history: History(
+                    transactions: [Given.subscription("7101", from: 0, to: 30, ownership: .familyShared, signed: 2)],
+                    notifications: [revoke]), asOf: 12,
+                products: [ProductExpectation(Given.monthly, .revoked, access: false)]),
+            DecisionRow(
+                rule: 7, name: "the member rejoins: a transaction purchased after the REVOKE grants again",
+                source: "apple-facts 4: grant on the transactions Apple issues",
+                history: History(
+                    transactions: [
+                        shared,
+                        Given.subscription("7102", original: "7101", from: 15, to: 30, ownership: .familyShared),
+                    ], notifications: [revoke]), asOf: 16,
+                products: [
+                    ProductExpectation(Given.monthly, .active, access: true) { $0.transactionId = .equals("7102") }
+                ]),
+            DecisionRow(
+                rule: 7,
+                name: "REVOKE of a PURCHASED transaction without revocationDate: revoked, cause unknown, reported",
+                source: "apple-facts 4: REVOKE is sent for FAMILY_SHARED transactions",
+                history: History(notifications: [
+                    Given.notification(.revoke, signed: 10, transaction: Given.subscription("7201", from: 0, to: 30))
+                ]), asOf: 12,
+                products: [
+                    ProductExpectation(Given.monthly, .revoked, access: false) {
+                        $0.revocationCause = .equals(.unknown)
+                    }
+                ], diagnostics: [.unexpectedRevoke]),
+        ]
+    }()
+}

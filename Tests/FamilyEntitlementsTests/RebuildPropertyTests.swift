@@ -1,0 +1,174 @@
+import FamilyEntitlements
+import Foundation
+import Testing
+
+/// A small deterministic generator (SplitMix64), so every run checks the same histories.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var value = state
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        return value ^ (value >> 31)
+    }
+}
+
+/// Random but realistic histories: renewals, upgrades, refunds, family copies, grace periods and notifications.
+enum HistoryGenerator {
+    static let products = [Given.basic, Given.monthly, Given.yearly]
+
+    static func history(seed: UInt64) -> History {
+        var random = SeededGenerator(state: seed)
+        var history = History()
+        let chains = Int.random(in: 1...3, using: &random)
+        for chain in 0..<chains {
+            let original = "\(seed % 1000)\(chain)000"
+            let ownership: OwnershipType = Bool.random(using: &random) ? .purchased : .familyShared
+            var start = Double(Int.random(in: 0...20, using: &random))
+            var product = products.randomElement(using: &random) ?? Given.monthly
+            for period in 0..<Int.random(in: 1...6, using: &random) {
+                if Int.random(in: 0..<5, using: &random) == 0 {
+                    product = products.randomElement(using: &random) ?? product
+                }
+                let id = period == 0 ? original : "\(original)\(period)"
+                let end = start + 30
+                var transaction = Given.subscription(
+                    id, product, original: original, from: start, to: end, ownership: ownership)
+                if Int.random(in: 0..<6, using: &random) == 0 {
+                    transaction.offerType = .introductory
+                    transaction.offerDiscountType = .freeTrial
+                }
+                history.transactions.append(transaction)
+                if Int.random(in: 0..<5, using: &random) == 0 {
+                    var refunded = transaction
+                    refunded.signedDate = Given.day(start + 3)
+                    refunded.revocationDate = Given.day(start + 3)
+                    refunded.revocationReason = Bool.random(using: &random) ? .appIssue : .otherReason
+                    history.notifications.append(
+                        Given.notification(
+                            ownership == .familyShared ? .revoke : .refund, signed: start + 3, transaction: refunded))
+                }
+                if Int.random(in: 0..<4, using: &random) == 0 {
+                    history.notifications.append(
+                        Given.notification(.didRenew, signed: start, transaction: transaction))
+                }
+                start = end + (Int.random(in: 0..<6, using: &random) == 0 ? 10 : 0)
+            }
+            if Bool.random(using: &random) {
+                history.renewalInfos.append(
+                    Given.renewal(
+                        original, product, signed: start - 1, autoRenew: Bool.random(using: &random) ? .on : .off
+                    ) {
+                        if Bool.random(using: &random) {
+                            $0.isInBillingRetryPeriod = true
+                            $0.gracePeriodExpiresDate = Given.day(start + 6)
+                        }
+                    })
+            }
+            if ownership == .familyShared, Int.random(in: 0..<4, using: &random) == 0 {
+                let revoked = Given.subscription(original, product, from: 0, to: 30, ownership: .familyShared)
+                history.notifications.append(Given.notification(.revoke, signed: start - 5, transaction: revoked))
+            }
+        }
+        if Bool.random(using: &random) {
+            history.transactions.append(Given.oneTime("\(seed)77", Given.lifetime, type: .nonConsumable, on: 2))
+        }
+        return history
+    }
+
+    static func shuffled(_ history: History, seed: UInt64) -> History {
+        var random = SeededGenerator(state: seed)
+        return History(
+            transactions: history.transactions.shuffled(using: &random),
+            renewalInfos: history.renewalInfos.shuffled(using: &random),
+            notifications: history.notifications.shuffled(using: &random))
+    }
+}
+
+@Suite("Rebuild properties over generated histories")
+struct RebuildPropertyTests {
+    static let seeds: [UInt64] = Array(1...200)
+    static let instants: [Double] = [0, 15, 45, 95, 200]
+
+    @Test("shuffling the entries changes nothing", arguments: seeds)
+    func shuffling(seed: UInt64) {
+        let history = HistoryGenerator.history(seed: seed)
+        for day in Self.instants {
+            let expected = rebuildEntitlements(history: history, asOf: Given.day(day))
+            for round in 1...3 {
+                let shuffled = HistoryGenerator.shuffled(history, seed: seed &* 31 &+ UInt64(round))
+                #expect(rebuildEntitlements(history: shuffled, asOf: Given.day(day)) == expected, "day \(day)")
+            }
+        }
+    }
+
+    @Test("repeating entries changes nothing", arguments: seeds)
+    func repeating(seed: UInt64) {
+        let history = HistoryGenerator.history(seed: seed)
+        let doubled = history.merging(HistoryGenerator.shuffled(history, seed: seed + 7))
+        for day in Self.instants {
+            #expect(
+                rebuildEntitlements(history: doubled, asOf: Given.day(day))
+                    == rebuildEntitlements(history: history, asOf: Given.day(day)), "day \(day)")
+        }
+    }
+
+    @Test("adding a revocation never grants more", arguments: seeds)
+    func revocationNeverGrantsMore(seed: UInt64) {
+        let history = HistoryGenerator.history(seed: seed)
+        var random = SeededGenerator(state: seed ^ 0xABCD)
+        for day in Self.instants {
+            let before = rebuildEntitlements(history: history, asOf: Given.day(day))
+            guard var target = history.transactions.randomElement(using: &random) else { continue }
+            let revokedAt = (target.purchaseDate ?? Given.day(0)).addingTimeInterval(86_400)
+            target.signedDate = Given.day(400)
+            target.revocationDate = revokedAt
+            var familyRevoke = target
+            familyRevoke.revocationDate = nil
+            for extra in [
+                History(transactions: [target]),
+                History(notifications: [Given.notification(.revoke, signed: day - 1, transaction: familyRevoke)]),
+            ] {
+                let after = rebuildEntitlements(history: history.merging(extra), asOf: Given.day(day))
+                for product in after.products where product.hasAccess {
+                    #expect(
+                        before.decision(for: product.productId)?.hasAccess == true,
+                        "\(product.productId) gained access at day \(day) after a revocation")
+                }
+                #expect(!(after.customerStatus == .active && before.customerStatus != .active))
+            }
+        }
+    }
+
+    @Test("the instant is an argument: the same history is new, active, then expired as the instant moves")
+    func instantIsAnArgument() {
+        let history = History(transactions: [Given.subscription("1", from: 10, to: 40)])
+        #expect(rebuildEntitlements(history: history, asOf: Given.day(-1000)).customerStatus == .new)
+        #expect(rebuildEntitlements(history: history, asOf: Given.day(20)).customerStatus == .active)
+        #expect(rebuildEntitlements(history: history, asOf: Given.day(100_000)).customerStatus == .inactive)
+        #expect(
+            rebuildEntitlements(history: history, asOf: Given.day(20))
+                == rebuildEntitlements(history: history, asOf: Given.day(20)))
+    }
+
+    @Test("the library never reads the clock: no clock API appears in its sources")
+    func noClockReads() throws {
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/FamilyEntitlements")
+        let forbidden = [
+            "Date()", "Date.now", ".now()", "ContinuousClock", "SuspendingClock", "ProcessInfo", "clock_gettime",
+            "gettimeofday", "CFAbsoluteTimeGetCurrent", "DispatchTime", "timeIntervalSinceNow",
+            "Date(timeIntervalSinceNow",
+        ]
+        let files = try FileManager.default.subpathsOfDirectory(atPath: sources.path).filter { $0.hasSuffix(".swift") }
+        #expect(files.count > 10)
+        for file in files {
+            let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+            for name in forbidden {
+                #expect(!text.contains(name), "\(file) uses \(name)")
+            }
+        }
+    }
+}
