@@ -122,6 +122,9 @@ struct BadInput: CustomTestStringConvertible, Sendable {
             "commitmentPrice beyond Int64", #"{"commitmentInfo": {"commitmentPrice": 9223372036854775808}}"#,
             .numberOutOfRange, at: "commitmentInfo.commitmentPrice"),
         .decoding(
+            RenewalInfoPayload.self, "win-back offer ids written as one string", #"{"eligibleWinBackOfferIds": "a"}"#,
+            .wrongType, at: "eligibleWinBackOfferIds"),
+        .decoding(
             RenewalInfoPayload.self, "a number among the win-back offer ids",
             #"{"eligibleWinBackOfferIds": ["a", 2]}"#, .wrongType, at: "eligibleWinBackOfferIds[1]"),
         .decoding(
@@ -206,6 +209,23 @@ struct BadInput: CustomTestStringConvertible, Sendable {
     ]
 
     static let all: [BadInput] = wholeDocument + fields + nestedObjects + nestedSignedStrings + compactJWS
+}
+
+/// A renewal-info document with a value of the wrong JSON type, and the words the error must use for the type expected.
+struct WrongTypeMessageCase: CustomTestStringConvertible, Sendable {
+    let json: String
+    let expected: String
+
+    var testDescription: String { "\(json) -> message says \"expected \(expected)\"" }
+
+    static let all: [WrongTypeMessageCase] = [
+        WrongTypeMessageCase(json: "[]", expected: "an object"),
+        WrongTypeMessageCase(json: #"{"commitmentInfo": 1}"#, expected: "an object"),
+        WrongTypeMessageCase(json: #"{"eligibleWinBackOfferIds": "a"}"#, expected: "an array"),
+        WrongTypeMessageCase(json: #"{"renewalPrice": "1990"}"#, expected: "a number"),
+        WrongTypeMessageCase(json: #"{"productId": 1}"#, expected: "a string"),
+        WrongTypeMessageCase(json: #"{"isInBillingRetryPeriod": 1}"#, expected: "a boolean"),
+    ]
 }
 
 /// A payload that must come back equal through a JWS written by `FakeJWSSigner`.
@@ -307,6 +327,13 @@ struct DecodingErrorTests {
         if !row.path.isEmpty {
             #expect(error.description.hasPrefix("\(row.code) at \(row.path): "))
         }
+    }
+
+    @Test("a wrong JSON type is named in JSON's words, not Swift's", arguments: WrongTypeMessageCase.all)
+    func wrongTypeMessage(_ row: WrongTypeMessageCase) throws {
+        let error = try #require(decodingError { try RenewalInfoPayload(jsonData: Data(row.json.utf8)) })
+        #expect(error.code == .wrongType)
+        #expect(error.message.hasPrefix("expected \(row.expected);"), "\(error.message)")
     }
 
     @Test("a payload signed by FakeJWSSigner reads back unverified", arguments: FakeSignedCase.all)
