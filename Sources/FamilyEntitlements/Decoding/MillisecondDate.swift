@@ -32,7 +32,18 @@ package enum MillisecondDate {
 
 extension KeyedDecodingContainer {
     func decodeMillisecondDateIfPresent(forKey key: Key) throws -> Date? {
-        guard let value = try decodeIfPresent(Double.self, forKey: key) else { return nil }
+        let number: Double?
+        do {
+            number = try decodeIfPresent(Double.self, forKey: key)
+        } catch let error as DecodingError {
+            throw error
+        } catch {
+            // swift-foundation reports a number beyond Double (1e400) as invalid JSON at the root; keep the key.
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: self,
+                debugDescription: "\(PayloadDecodingError.Code.invalidDate): the number is beyond the range of a date")
+        }
+        guard let value = number else { return nil }
         guard MillisecondDate.isValid(value) else {
             throw DecodingError.dataCorruptedError(
                 forKey: key, in: self,

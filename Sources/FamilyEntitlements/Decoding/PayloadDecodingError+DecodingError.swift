@@ -58,6 +58,8 @@ extension PayloadDecodingError {
         case is String.Type: "a string"
         case is Bool.Type: "a boolean"
         case is Double.Type, is Int64.Type, is Int32.Type, is Int.Type: "a number"
+        case is [String: Any].Type: "an object"
+        case is [Any].Type: "an array"
         default: "\(type)"
         }
     }

@@ -75,10 +75,10 @@ extension AppTransactionPayload: Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         receiptType = try container.decodeIfPresent(Environment.self, forKey: .receiptType)
-        appAppleId = try container.decodeIfPresent(Int64.self, forKey: .appAppleId)
+        appAppleId = try container.decodeIntegerIfPresent(Int64.self, forKey: .appAppleId)
         bundleId = try container.decodeIfPresent(String.self, forKey: .bundleId)
         applicationVersion = try container.decodeIfPresent(String.self, forKey: .applicationVersion)
-        versionExternalIdentifier = try container.decodeIfPresent(Int64.self, forKey: .versionExternalIdentifier)
+        versionExternalIdentifier = try container.decodeIntegerIfPresent(Int64.self, forKey: .versionExternalIdentifier)
         receiptCreationDate = try container.decodeMillisecondDateIfPresent(forKey: .receiptCreationDate)
         originalPurchaseDate = try container.decodeMillisecondDateIfPresent(forKey: .originalPurchaseDate)
         originalApplicationVersion = try container.decodeIfPresent(String.self, forKey: .originalApplicationVersion)

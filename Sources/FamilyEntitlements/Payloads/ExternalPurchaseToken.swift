@@ -38,7 +38,7 @@ extension ExternalPurchaseToken: Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         externalPurchaseId = try container.decodeIfPresent(String.self, forKey: .externalPurchaseId)
         tokenCreationDate = try container.decodeMillisecondDateIfPresent(forKey: .tokenCreationDate)
-        appAppleId = try container.decodeIfPresent(Int64.self, forKey: .appAppleId)
+        appAppleId = try container.decodeIntegerIfPresent(Int64.self, forKey: .appAppleId)
         bundleId = try container.decodeIfPresent(String.self, forKey: .bundleId)
     }
 

@@ -30,7 +30,7 @@ extension NotificationAppData: Codable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        appAppleId = try container.decodeIfPresent(Int64.self, forKey: .appAppleId)
+        appAppleId = try container.decodeIntegerIfPresent(Int64.self, forKey: .appAppleId)
         bundleId = try container.decodeIfPresent(String.self, forKey: .bundleId)
         environment = try container.decodeIfPresent(Environment.self, forKey: .environment)
         signedAppTransactionInfo = try container.decodeIfPresent(String.self, forKey: .signedAppTransactionInfo)

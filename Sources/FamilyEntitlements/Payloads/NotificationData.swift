@@ -60,7 +60,7 @@ extension NotificationData: Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         environment = try container.decodeIfPresent(Environment.self, forKey: .environment)
-        appAppleId = try container.decodeIfPresent(Int64.self, forKey: .appAppleId)
+        appAppleId = try container.decodeIntegerIfPresent(Int64.self, forKey: .appAppleId)
         bundleId = try container.decodeIfPresent(String.self, forKey: .bundleId)
         bundleVersion = try container.decodeIfPresent(String.self, forKey: .bundleVersion)
         signedTransactionInfo = try container.decodeIfPresent(String.self, forKey: .signedTransactionInfo)

@@ -49,12 +49,12 @@ extension NotificationSummary: Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         requestIdentifier = try container.decodeIfPresent(String.self, forKey: .requestIdentifier)
         environment = try container.decodeIfPresent(Environment.self, forKey: .environment)
-        appAppleId = try container.decodeIfPresent(Int64.self, forKey: .appAppleId)
+        appAppleId = try container.decodeIntegerIfPresent(Int64.self, forKey: .appAppleId)
         bundleId = try container.decodeIfPresent(String.self, forKey: .bundleId)
         productId = try container.decodeIfPresent(String.self, forKey: .productId)
         storefrontCountryCodes = try container.decodeIfPresent([String].self, forKey: .storefrontCountryCodes)
-        failedCount = try container.decodeIfPresent(Int64.self, forKey: .failedCount)
-        succeededCount = try container.decodeIfPresent(Int64.self, forKey: .succeededCount)
+        failedCount = try container.decodeIntegerIfPresent(Int64.self, forKey: .failedCount)
+        succeededCount = try container.decodeIntegerIfPresent(Int64.self, forKey: .succeededCount)
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -47,7 +47,7 @@ extension RenewalCommitmentInfo: Codable {
         commitmentRenewalBillingPlanType = try container.decodeIfPresent(
             String.self, forKey: .commitmentRenewalBillingPlanType)
         commitmentRenewalDate = try container.decodeMillisecondDateIfPresent(forKey: .commitmentRenewalDate)
-        commitmentRenewalPrice = try container.decodeIfPresent(Int64.self, forKey: .commitmentRenewalPrice)
+        commitmentRenewalPrice = try container.decodeIntegerIfPresent(Int64.self, forKey: .commitmentRenewalPrice)
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -140,7 +140,7 @@ extension RenewalInfoPayload: Codable {
         recentSubscriptionStartDate = try container.decodeMillisecondDateIfPresent(forKey: .recentSubscriptionStartDate)
         renewalDate = try container.decodeMillisecondDateIfPresent(forKey: .renewalDate)
         currency = try container.decodeIfPresent(String.self, forKey: .currency)
-        renewalPrice = try container.decodeIfPresent(Int64.self, forKey: .renewalPrice)
+        renewalPrice = try container.decodeIntegerIfPresent(Int64.self, forKey: .renewalPrice)
         eligibleWinBackOfferIds = try container.decodeIfPresent([String].self, forKey: .eligibleWinBackOfferIds)
         appAccountToken = try container.decodeUUIDIfPresent(forKey: .appAccountToken)
         appTransactionId = try container.decodeIfPresent(String.self, forKey: .appTransactionId)

@@ -32,7 +32,7 @@ extension SubscriptionStatusesResponse: Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         environment = try container.decodeIfPresent(Environment.self, forKey: .environment)
         bundleId = try container.decodeIfPresent(String.self, forKey: .bundleId)
-        appAppleId = try container.decodeIfPresent(Int64.self, forKey: .appAppleId)
+        appAppleId = try container.decodeIntegerIfPresent(Int64.self, forKey: .appAppleId)
         data = try container.decodeIfPresent([SubscriptionGroupStatus].self, forKey: .data)
     }
 

@@ -36,10 +36,10 @@ extension TransactionCommitmentInfo: Codable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        billingPeriodNumber = try container.decodeIfPresent(Int32.self, forKey: .billingPeriodNumber)
+        billingPeriodNumber = try container.decodeIntegerIfPresent(Int32.self, forKey: .billingPeriodNumber)
         commitmentExpiresDate = try container.decodeMillisecondDateIfPresent(forKey: .commitmentExpiresDate)
-        commitmentPrice = try container.decodeIfPresent(Int64.self, forKey: .commitmentPrice)
-        totalBillingPeriods = try container.decodeIfPresent(Int32.self, forKey: .totalBillingPeriods)
+        commitmentPrice = try container.decodeIntegerIfPresent(Int64.self, forKey: .commitmentPrice)
+        totalBillingPeriods = try container.decodeIntegerIfPresent(Int32.self, forKey: .totalBillingPeriods)
     }
 
     public func encode(to encoder: any Encoder) throws {

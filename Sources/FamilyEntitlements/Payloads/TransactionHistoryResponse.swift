@@ -41,7 +41,7 @@ extension TransactionHistoryResponse: Codable {
         revision = try container.decodeIfPresent(String.self, forKey: .revision)
         hasMore = try container.decodeIfPresent(Bool.self, forKey: .hasMore)
         bundleId = try container.decodeIfPresent(String.self, forKey: .bundleId)
-        appAppleId = try container.decodeIfPresent(Int64.self, forKey: .appAppleId)
+        appAppleId = try container.decodeIntegerIfPresent(Int64.self, forKey: .appAppleId)
         environment = try container.decodeIfPresent(Environment.self, forKey: .environment)
         signedTransactions = try container.decodeIfPresent([String].self, forKey: .signedTransactions)
     }

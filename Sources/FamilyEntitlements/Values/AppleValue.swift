@@ -26,7 +26,17 @@ extension AppleValue {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
-        self.init(rawValue: try container.decode(RawValue.self))
+        do {
+            self.init(rawValue: try container.decode(RawValue.self))
+        } catch let error as DecodingError {
+            throw error
+        } catch {
+            // swift-foundation reports a number beyond RawValue as invalid JSON at the root; keep the path.
+            throw DecodingError.dataCorruptedError(
+                in: container,
+                debugDescription: "\(PayloadDecodingError.Code.numberOutOfRange): the number is not an integer "
+                    + "that fits in \(RawValue.self)")
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {
