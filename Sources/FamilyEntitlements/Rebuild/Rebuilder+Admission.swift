@@ -26,22 +26,28 @@ extension Rebuilder {
         return admitted
     }
 
-    private mutating func admit(_ transaction: TransactionPayload, what: String, into admitted: inout AdmittedEntries) {
-        guard admits(transaction.environment, what: what), isComplete(transaction, what: what) else { return }
+    private mutating func admit(
+        _ transaction: TransactionPayload, what: @autoclosure () -> String, into admitted: inout AdmittedEntries
+    ) {
+        guard admits(transaction.environment, what: what()), isComplete(transaction, what: what()) else { return }
         if let ownership = transaction.inAppOwnershipType, !ownership.isKnown {
             report(
                 .warning, .unknownOwnership,
-                "\(what) has inAppOwnershipType \"\(ownership.rawValue)\", which this library does not know; it "
+                "\(what()) has inAppOwnershipType \"\(ownership.rawValue)\", which this library does not know; it "
                     + "counts where its fields allow, without the right to manage the subscription")
         }
         admitted.transactions.append(transaction)
     }
 
-    private mutating func admit(_ renewalInfo: RenewalInfoPayload, what: String, into admitted: inout AdmittedEntries) {
-        let name = "\(what) of original transaction \(renewalInfo.originalTransactionId ?? "(none)")"
-        guard admits(renewalInfo.environment, what: name) else { return }
-        guard renewalInfo.originalTransactionId != nil else {
-            report(.error, .incompleteTransaction, "\(name) has no originalTransactionId; it is left out")
+    private mutating func admit(
+        _ renewalInfo: RenewalInfoPayload, what: @autoclosure () -> String, into admitted: inout AdmittedEntries
+    ) {
+        let original = renewalInfo.originalTransactionId
+        guard admits(renewalInfo.environment, what: "\(what()) of original transaction \(original ?? "(none)")") else {
+            return
+        }
+        guard original != nil else {
+            report(.error, .incompleteTransaction, "\(what()) has no originalTransactionId; it is left out")
             return
         }
         admitted.renewalInfos.append(renewalInfo)
@@ -117,17 +123,17 @@ extension Rebuilder {
     }
 
     /// Whether an entry of this environment may take part; reports it when not.
-    private mutating func admits(_ entryEnvironment: Environment?, what: String) -> Bool {
+    private mutating func admits(_ entryEnvironment: Environment?, what: @autoclosure () -> String) -> Bool {
         guard let entryEnvironment else {
-            report(.error, .missingEnvironment, "\(what) has no environment; it grants nothing")
+            report(.error, .missingEnvironment, "\(what()) has no environment; it grants nothing")
             return false
         }
         guard entryEnvironment == environment else {
             let message =
                 environment == .production && entryEnvironment == .sandbox
-                ? "\(what) is from Sandbox in a Production history: an attack or a bug, not a purchase; it grants "
+                ? "\(what()) is from Sandbox in a Production history: an attack or a bug, not a purchase; it grants "
                     + "nothing"
-                : "\(what) is from \(entryEnvironment.rawValue), not \(environment.rawValue); it grants nothing"
+                : "\(what()) is from \(entryEnvironment.rawValue), not \(environment.rawValue); it grants nothing"
             report(.error, .foreignEnvironment, message)
             return false
         }
@@ -138,19 +144,20 @@ extension Rebuilder {
         entryEnvironment == environment
     }
 
-    private mutating func isComplete(_ transaction: TransactionPayload, what: String) -> Bool {
+    private mutating func isComplete(_ transaction: TransactionPayload, what: @autoclosure () -> String) -> Bool {
+        if transaction.transactionId != nil, transaction.originalTransactionId != nil, transaction.productId != nil,
+            transaction.purchaseDate != nil
+        {
+            return true
+        }
         let missing = [
             transaction.transactionId == nil ? "transactionId" : nil,
             transaction.originalTransactionId == nil ? "originalTransactionId" : nil,
             transaction.productId == nil ? "productId" : nil,
             transaction.purchaseDate == nil ? "purchaseDate" : nil,
         ].compactMap { $0 }
-        guard missing.isEmpty else {
-            report(
-                .error, .incompleteTransaction,
-                "\(what) has no \(missing.joined(separator: ", ")); it grants nothing")
-            return false
-        }
-        return true
+        report(
+            .error, .incompleteTransaction, "\(what()) has no \(missing.joined(separator: ", ")); it grants nothing")
+        return false
     }
 }
