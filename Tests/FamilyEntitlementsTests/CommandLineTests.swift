@@ -1,0 +1,146 @@
+import Foundation
+import Testing
+
+/// Runs the built `entitlements` executable, which sits beside the test bundle in the build folder.
+struct EntitlementsTool {
+    struct Result {
+        var status: Int32
+        var standardOutput: String
+        var standardError: String
+    }
+
+    static var executable: URL? {
+        var folder = Bundle.main.bundleURL
+        for _ in 0..<3 {
+            let candidate = folder.appendingPathComponent("entitlements")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            folder.deleteLastPathComponent()
+        }
+        return nil
+    }
+
+    static func run(_ arguments: [String], input: Data? = nil) throws -> Result {
+        guard let executable else { throw CocoaError(.fileNoSuchFile) }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let output = Pipe()
+        let error = Pipe()
+        let standardInput = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        process.standardInput = standardInput
+        try process.run()
+        if let input { standardInput.fileHandleForWriting.write(input) }
+        try standardInput.fileHandleForWriting.close()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
+            standardError: String(decoding: errorData, as: UTF8.self))
+    }
+}
+
+@Suite(
+    "The entitlements tool", .enabled(if: EntitlementsTool.executable != nil, "the entitlements executable is built"))
+struct CommandLineTests {
+    static let contractKeys: Set<String> = [
+        "asOf", "environment", "customerStatus", "customerReason", "products", "entitlements", "diagnostics",
+    ]
+    static let productKeys: Set<String> = [
+        "productId", "type", "state", "hasAccess", "ownership", "revocationCause", "causeInferred", "expiresDate",
+        "willRenew", "canManage", "period", "price", "transactionId", "originalTransactionId", "because",
+    ]
+
+    @Test("rebuild --format json prints exactly one object with the contract's keys and types")
+    func jsonContract() throws {
+        let result = try EntitlementsTool.run(["rebuild", "--format", "json"])
+        #expect(result.status == 0)
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        #expect(Set(object.keys) == Self.contractKeys)
+        #expect(object["asOf"] as? Int64 == 1_796_040_000_000)
+        #expect(object["customerStatus"] as? String == "active")
+        let products = try #require(object["products"] as? [[String: Any]])
+        #expect(products.count == 2)
+        for product in products {
+            #expect(Set(product.keys) == Self.productKeys)
+        }
+        let revoked = try #require(products.first { $0["state"] as? String == "revoked" })
+        #expect(revoked["revocationCause"] as? String == "refund")
+        #expect(revoked["causeInferred"] as? Bool == true)
+        #expect(revoked["canManage"] as? Bool == false)
+        let price = try #require(revoked["price"] as? [String: Any])
+        #expect(price["amount"] as? String == "4.99")
+        #expect(price["minorUnits"] as? Int == 499)
+        #expect(price["milliunits"] as? Int == 4990)
+        #expect(price["currency"] as? String == "USD")
+    }
+
+    @Test("products are sorted by productId and the sticker purchase still grants")
+    func sortedRows() throws {
+        let result = try EntitlementsTool.run(["rebuild", "--format", "json"])
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        let ids = (object["products"] as? [[String: Any]] ?? []).compactMap { $0["productId"] as? String }
+        #expect(ids == ids.sorted())
+        #expect((object["entitlements"] as? [String: Bool]) == ["premium": false, "stickers": true])
+    }
+
+    struct ExitCase: CustomTestStringConvertible, Sendable {
+        var name: String
+        var arguments: [String]
+        var input: String?
+        var status: Int32
+        var standardError: String
+        var testDescription: String { name }
+    }
+
+    static let exitCases: [ExitCase] = [
+        ExitCase(name: "no verb: usage error 2", arguments: [], status: 2, standardError: "usage:"),
+        ExitCase(name: "unknown verb: usage error 2", arguments: ["grant"], status: 2, standardError: "unknown verb"),
+        ExitCase(
+            name: "bad --format: usage error 2", arguments: ["rebuild", "--format", "xml"], status: 2,
+            standardError: "--format takes table or json"),
+        ExitCase(
+            name: "bad --as-of: usage error 2", arguments: ["rebuild", "--as-of", "yesterday"], status: 2,
+            standardError: "--as-of"),
+        ExitCase(
+            name: "bad --environment: usage error 2", arguments: ["rebuild", "--environment", "Staging"], status: 2,
+            standardError: "--environment"),
+        ExitCase(
+            name: "wrong type in a history: bad input 1 naming transactions[1].price",
+            arguments: ["rebuild", "-", "--as-of", "0"],
+            input: #"{"transactions": [{}, {"price": "1.99"}]}"#, status: 1, standardError: "transactions[1].price"),
+        ExitCase(
+            name: "not JSON: bad input 1", arguments: ["rebuild", "-"], input: "{", status: 1,
+            standardError: "malformed_json"),
+        ExitCase(
+            name: "decode of a truncated JWS: bad input 1", arguments: ["decode", "-"],
+            input: "eyJhbGciOiJFUzI1NiJ9.e30",
+            status: 1, standardError: "malformed_jws"),
+        ExitCase(
+            name: "decode of an unreadable file: bad input 1", arguments: ["decode", "/nonexistent/file.json"],
+            status: 1, standardError: "cannot read"),
+        ExitCase(
+            name: "decode of a compact JWS: success, says signatures were not verified", arguments: ["decode", "-"],
+            input: "eyJhbGciOiJFUzI1NiJ9.eyJ0cmFuc2FjdGlvbklkIjoiMSJ9.c2ln", status: 0,
+            standardError: "NOT verified"),
+    ]
+
+    @Test(arguments: exitCases)
+    func exitStatus(_ row: ExitCase) throws {
+        let result = try EntitlementsTool.run(row.arguments, input: row.input.map { Data($0.utf8) })
+        #expect(result.status == row.status)
+        #expect(result.standardError.contains(row.standardError), "stderr: \(result.standardError)")
+    }
+
+    @Test("explain prints the evidence of each product")
+    func explain() throws {
+        let result = try EntitlementsTool.run(["explain"])
+        #expect(result.status == 0)
+        #expect(result.standardOutput.contains("rule 7"))
+        #expect(result.standardOutput.contains("cause inferred as refund"))
+    }
+}
