@@ -4,7 +4,8 @@
     import Foundation
 #endif
 
-/// A value decoded from JSON that Apple produces: a signed payload's contents or an App Store Server API body.
+/// A value this library reads from JSON: a signed payload's contents, an App Store Server API body, or the
+/// library's own history and catalog files.
 public protocol AppStorePayload: Codable, Hashable, Sendable {}
 
 extension AppStorePayload {
