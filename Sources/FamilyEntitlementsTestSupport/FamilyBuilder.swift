@@ -9,7 +9,7 @@ import FamilyEntitlements
 /// A Family Sharing group on one subscription, built as one `History` per person: the organiser's and each member's.
 ///
 /// The organiser buys `product` and renews it for `periods` periods; each member's `FAMILY_SHARED` copy arrives
-/// `sharingDelay` after the purchase (Apple delays it), then renews with the organiser. Members have transactions
+/// `sharingDelay` after the purchase (Apple delays it; members a minute apart), then renews with the organiser. Members have transactions
 /// and app transaction ids of their own and no `appAccountToken`, as Apple sends them. Events end sharing:
 /// a member leaving, sharing stopped, the purchaser refunded; nothing is renewed for a person after their event.
 public struct FamilyBuilder: Hashable, Sendable {

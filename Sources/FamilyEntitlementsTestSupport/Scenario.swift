@@ -201,10 +201,15 @@ public enum Scenario: String, CaseIterable, Hashable, Sendable {
         }
     }
 
+    /// The bytes of `expected.json`: the decision in the JSON contract of `entitlements rebuild --format json`.
+    public func expectedData() throws(FixtureError) -> Data {
+        try FixtureFiles.data("\(folder)/expected.json")
+    }
+
     /// The decision the engine must reach, from `expected.json`.
     public func expectedReport() throws(FixtureError) -> EntitlementReport {
         let path = "\(folder)/expected.json"
-        let data = try FixtureFiles.data(path)
+        let data = try expectedData()
         do {
             return try JSONDecoder().decode(EntitlementReport.self, from: data)
         } catch {

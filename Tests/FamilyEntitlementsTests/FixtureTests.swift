@@ -207,7 +207,7 @@ struct FixtureTests {
         let expected = try row.scenario.expectedReport()
         let decided = try row.scenario.rebuild()
         #expect(decided == expected)
-        let stored = try JSONValue.canonical(FixtureFiles.data("\(row.scenario.folder)/expected.json"))
+        let stored = try JSONValue.canonical(row.scenario.expectedData())
         let engine = try JSONValue.canonical(decided.contractJSON())
         #expect(engine == stored, "expected.json differs from the engine:\n\(lineDifference(from: stored, to: engine))")
     }
