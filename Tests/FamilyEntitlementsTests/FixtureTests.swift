@@ -60,6 +60,28 @@ struct FixtureTests {
         }
     }
 
+    /// A notificationUUID names one notification: files that share one (a customer's history at several instants)
+    /// carry the same notification.
+    @Test
+    func notificationUUIDsNameOneNotificationEach() throws {
+        var sources: [(path: String, notification: NotificationPayload)] = []
+        for fixture in NotificationFixture.allCases {
+            sources.append((fixture.path, try fixture.payload()))
+        }
+        for scenario in Scenario.allCases {
+            sources += try scenario.history().notifications.map { ("\(scenario.folder)/history.json", $0) }
+        }
+        var first: [String: NotificationPayload] = [:]
+        for (path, notification) in sources {
+            let uuid = try #require(notification.notificationUUID, "a notification in \(path) has no notificationUUID")
+            if let earlier = first[uuid] {
+                #expect(earlier == notification, "\(path) reuses notificationUUID \(uuid) for another notification")
+            } else {
+                first[uuid] = notification
+            }
+        }
+    }
+
     // MARK: - Every documented notification has a fixture
 
     struct DocumentedNotificationCase: CustomTestStringConvertible, Sendable {
