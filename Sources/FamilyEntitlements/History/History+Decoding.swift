@@ -52,7 +52,9 @@ extension History {
             history = History(transactions: decoded.transactions, renewalInfos: decoded.renewalInfos)
         case .notificationRequestBody(let value):
             let notification = try value.decodeNotificationUnverified()
-            count += 1 + notification.nestedSignedCount
+            let wrapper = try decodeUnverifiedJWS(
+                value.signedPayload ?? "", as: NotificationPayload.self, at: "signedPayload")
+            count += 1 + wrapper.nestedSignedCount
             history = History(notifications: [notification])
         case .appTransaction:
             throw PayloadDecodingError(
