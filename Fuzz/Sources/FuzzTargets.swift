@@ -1,0 +1,97 @@
+import FamilyEntitlements
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The fuzz targets: a name and what to do with one input. Adding a decoder is one line here; `Fuzz/run.sh` builds
+/// an executable named after each target and seeds it from `Fuzz/corpus/<name>/` and `Fixtures/`.
+///
+/// Every target must return normally for any input: a decoder may throw, never trap, hang or exhaust memory. Targets
+/// also check properties that must hold for whatever decodes, and trap (a finding) when one does not.
+let fuzzTargets: [(name: String, run: @Sendable (Data) -> Void)] = [
+    ("transaction-json", { FuzzProperty.roundTrip(TransactionPayload.self, $0) }),
+    ("renewal-info-json", { FuzzProperty.roundTrip(RenewalInfoPayload.self, $0) }),
+    ("notification-json", { FuzzProperty.notification($0) }),
+    ("compact-jws", { FuzzProperty.compactJWS($0) }),
+    ("app-store-document", { FuzzProperty.appStoreDocument($0) }),
+    ("account-links-json", { FuzzProperty.accountLinks($0) }),
+]
+
+enum FuzzProperty {
+    static let policies = [
+        NotificationPolicy.production(bundleId: "com.example.family", appAppleId: 1_234_567_890),
+        NotificationPolicy.sandbox(bundleId: "com.example.family"),
+    ]
+
+    /// What decodes re-encodes, and the encoding decodes again to a value that encodes the same way.
+    static func roundTrip<T: AppStorePayload>(_ type: T.Type, _ data: Data) {
+        guard let value = try? T(jsonData: data) else { return }
+        roundTrip(value)
+    }
+
+    static func roundTrip<T: AppStorePayload>(_ value: T) {
+        guard let encoded = try? value.jsonData() else { fail("\(T.self) decoded but does not encode") }
+        guard let again = try? T(jsonData: encoded) else {
+            fail("\(T.self) re-encoding does not decode: \(String(decoding: encoded, as: UTF8.self))")
+        }
+        guard let encodedAgain = try? again.jsonData(), let third = try? T(jsonData: encodedAgain), third == again
+        else { fail("\(T.self) does not reach a fixed point after one round trip") }
+    }
+
+    static func notification(_ data: Data) {
+        guard let notification = try? NotificationPayload(jsonData: data) else { return }
+        roundTrip(notification)
+        let decoded = (try? notification.decodingNestedPayloadsUnverified()) ?? notification
+        for policy in policies {
+            if case .accept = policy.evaluate(decoded) {
+                let identity = decoded.data?.environment ?? decoded.summary?.environment ?? decoded.appData?.environment
+                if decoded.externalPurchaseToken == nil, identity != policy.environment {
+                    fail("the policy accepted a notification from \(String(describing: identity))")
+                }
+            }
+        }
+        _ = NotificationCounts([decoded]).familySharedRevokeRate
+    }
+
+    static func compactJWS(_ data: Data) {
+        let text = String(decoding: data, as: UTF8.self)
+        guard let jws = try? UnverifiedJWS(compact: text) else { return }
+        _ = try? jws.header()
+        _ = try? jws.decodePayload(as: TransactionPayload.self)
+        _ = try? jws.decodePayload(as: RenewalInfoPayload.self)
+        _ = try? jws.decodePayload(as: NotificationPayload.self).decodingNestedPayloadsUnverified()
+    }
+
+    static func appStoreDocument(_ data: Data) {
+        guard let document = try? AppStoreDocument(data: data) else { return }
+        switch document {
+        case .notificationRequestBody(let body): _ = try? body.decodeNotificationUnverified()
+        case .transactionHistory(let history): _ = try? history.decodeTransactionsUnverified()
+        case .subscriptionStatuses(let statuses): _ = try? statuses.decodeLastTransactionsUnverified()
+        case .notification(let notification): _ = try? notification.decodingNestedPayloadsUnverified()
+        case .transaction, .renewalInfo, .appTransaction: break
+        }
+        if (try? AppStoreDocument(data: data, as: document.kind)) != document {
+            fail("decoding as the recognised kind \(document.kind) gives another document")
+        }
+    }
+
+    static func accountLinks(_ data: Data) {
+        if let token = try? AppAccountToken(parsing: String(decoding: data, as: UTF8.self)) {
+            guard (try? AppAccountToken(parsing: token.description)) == token,
+                token.description == token.description.lowercased()
+            else { fail("token \(token) does not re-parse to itself in lower case") }
+        }
+        guard let links = try? JSONDecoder().decode(AccountLinks.self, from: data) else { return }
+        guard let encoded = try? JSONEncoder().encode(links),
+            (try? JSONDecoder().decode(AccountLinks.self, from: encoded)) == links
+        else { fail("account links do not round-trip") }
+    }
+
+    static func fail(_ message: String) -> Never {
+        fatalError("fuzz property failed: \(message)")
+    }
+}

@@ -1,0 +1,91 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The trust boundary for App Store Server Notifications: verify, decode, then apply the policy.
+///
+/// For each notification it verifies `signedPayload`, then verifies `data.signedTransactionInfo` and
+/// `data.signedRenewalInfo` each on its own, decodes each verified payload, and only then applies the
+/// `NotificationPolicy`. Decoded contents found inside the notification itself (`data.transactionInfo`,
+/// `data.renewalInfo`) are discarded: only what a signature covers reaches the caller.
+public struct NotificationIntake<Verifier: SignedDataVerifying>: Sendable {
+    /// Which notifications are accepted.
+    public var policy: NotificationPolicy
+    /// The service's verifier of signed strings.
+    public var verifier: Verifier
+
+    public init(policy: NotificationPolicy, verifier: Verifier) {
+        self.policy = policy
+        self.verifier = verifier
+    }
+
+    /// Verifies and checks the body Apple posts to the notification URL: JSON with `signedPayload`.
+    public func receive(requestBody: some DataProtocol) async throws(NotificationRejection) -> VerifiedNotification {
+        let body: NotificationRequestBody
+        do {
+            body = try NotificationRequestBody(jsonData: requestBody)
+        } catch {
+            throw NotificationRejection(
+                code: .undecodable, path: error.path, message: "the request body is not Apple's: \(error.message)")
+        }
+        guard let signedPayload = body.signedPayload else {
+            throw NotificationRejection(
+                code: .undecodable, path: "signedPayload", message: "the request body has no signedPayload")
+        }
+        return try await receive(signedPayload: signedPayload)
+    }
+
+    /// Verifies and checks one notification's `signedPayload`.
+    public func receive(signedPayload: String) async throws(NotificationRejection) -> VerifiedNotification {
+        var notification = try Self.decode(
+            NotificationPayload.self, at: "signedPayload",
+            from: try await verified(signedPayload, at: "signedPayload", by: verifier.verifyNotification))
+        if var data = notification.data {
+            data.transactionInfo = nil
+            data.renewalInfo = nil
+            if let signed = data.signedTransactionInfo {
+                let path = "data.signedTransactionInfo"
+                data.transactionInfo = try Self.decode(
+                    TransactionPayload.self, at: path,
+                    from: try await verified(signed, at: path, by: verifier.verifyTransaction))
+            }
+            if let signed = data.signedRenewalInfo {
+                let path = "data.signedRenewalInfo"
+                data.renewalInfo = try Self.decode(
+                    RenewalInfoPayload.self, at: path,
+                    from: try await verified(signed, at: path, by: verifier.verifyRenewalInfo))
+            }
+            notification.data = data
+        }
+        switch policy.evaluate(notification) {
+        case .accept(let unknownValues):
+            return VerifiedNotification(notification: notification, unknownValues: unknownValues)
+        case .reject(let rejection):
+            throw rejection
+        }
+    }
+
+    private func verified(
+        _ signed: String, at path: String, by verify: (String) async throws -> Data
+    ) async throws(NotificationRejection) -> Data {
+        do {
+            return try await verify(signed)
+        } catch {
+            throw NotificationRejection(
+                code: .signatureInvalid, path: path, message: "the verifier refused the signed string: \(error)")
+        }
+    }
+
+    private static func decode<T: AppStorePayload>(
+        _ type: T.Type, at path: String, from payload: Data
+    ) throws(NotificationRejection) -> T {
+        do {
+            return try T(jsonData: payload)
+        } catch {
+            let nested = error.nested(under: path)
+            throw NotificationRejection(code: .undecodable, path: nested.path, message: nested.message)
+        }
+    }
+}

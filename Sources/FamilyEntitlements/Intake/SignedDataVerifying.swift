@@ -1,0 +1,23 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// Checks the signatures of the App Store's signed strings; the service implements it with a cryptographic verifier.
+///
+/// This library ships no cryptography. A service adapts Apple's `SignedDataVerifier` (from
+/// app-store-server-library-swift) in a few lines, as `docs/integrating.md` shows. Each method verifies one compact
+/// JWS (its signature, and the certificate chain up to Apple's root) and returns the payload bytes that signature
+/// covers, or throws. A verifier may also refuse payloads for another app or environment, as Apple's does.
+///
+/// The three methods mirror Apple's verifier: the notification and each nested string are verified on their own,
+/// because verifying a notification does not verify the `signedTransactionInfo` and `signedRenewalInfo` inside it.
+public protocol SignedDataVerifying: Sendable {
+    /// Verifies a notification's `signedPayload` and returns the JSON of Apple's `ResponseBodyV2DecodedPayload`.
+    func verifyNotification(signedPayload: String) async throws -> Data
+    /// Verifies a `signedTransactionInfo` and returns the JSON of Apple's `JWSTransactionDecodedPayload`.
+    func verifyTransaction(signedTransaction: String) async throws -> Data
+    /// Verifies a `signedRenewalInfo` and returns the JSON of Apple's `JWSRenewalInfoDecodedPayload`.
+    func verifyRenewalInfo(signedRenewalInfo: String) async throws -> Data
+}
