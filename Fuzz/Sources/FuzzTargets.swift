@@ -18,6 +18,7 @@ let fuzzTargets: [(name: String, run: @Sendable (Data) -> Void)] = [
     ("compact-jws", { FuzzProperty.compactJWS($0) }),
     ("app-store-document", { FuzzProperty.appStoreDocument($0) }),
     ("account-links-json", { FuzzProperty.accountLinks($0) }),
+    ("rebuild-history", { FuzzProperty.rebuild($0) }),
 ]
 
 enum FuzzProperty {
@@ -89,6 +90,67 @@ enum FuzzProperty {
         guard let encoded = try? JSONEncoder().encode(links),
             (try? JSONDecoder().decode(AccountLinks.self, from: encoded)) == links
         else { fail("account links do not round-trip") }
+    }
+
+    /// The rebuild of any decodable history never traps, never grants what its data does not support, and does not
+    /// depend on the order of the entries.
+    static func rebuild(_ data: Data) {
+        guard let history = try? History.decodeUnverified(data).history else { return }
+        // The newest snapshots of each transaction: the rebuild must have used one of them.
+        var newest: [String: [TransactionPayload]] = [:]
+        let snapshots = history.transactions + history.notifications.compactMap { $0.data?.transactionInfo }
+        for snapshot in snapshots {
+            guard let id = snapshot.transactionId else { continue }
+            let signed = snapshot.signedDate ?? .distantPast
+            let current = newest[id]?.first?.signedDate ?? .distantPast
+            if newest[id] == nil || signed > current {
+                newest[id] = [snapshot]
+            } else if signed == current {
+                newest[id, default: []].append(snapshot)
+            }
+        }
+        let reversed = History(
+            transactions: history.transactions.reversed(), renewalInfos: history.renewalInfos.reversed(),
+            notifications: history.notifications.reversed())
+        let instants =
+            [Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 1_790_000_000)]
+            + history.transactions.compactMap(\.purchaseDate).prefix(2).map { $0.addingTimeInterval(1) }
+        for instant in instants {
+            for environment in [Environment.production, .sandbox] {
+                let report = rebuildEntitlements(history: history, asOf: instant, environment: environment)
+                if rebuildEntitlements(history: reversed, asOf: instant, environment: environment) != report {
+                    fail("the rebuild depends on the order of the entries")
+                }
+                for product in report.products where product.hasAccess {
+                    guard product.state == .active || product.state == .gracePeriod else {
+                        fail("\(product.productId) has access in state \(product.state)")
+                    }
+                    let candidates = newest[product.transactionId] ?? []
+                    guard
+                        candidates.contains(where: { supports(product, $0, instant: instant, environment: environment) }
+                        )
+                    else {
+                        fail(
+                            "\(product.productId) is granted by no snapshot of \(product.transactionId) that supports it"
+                        )
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether a snapshot supports the access granted to a product at an instant.
+    static func supports(
+        _ product: ProductDecision, _ transaction: TransactionPayload, instant: Date, environment: Environment
+    ) -> Bool {
+        guard transaction.environment == environment, let purchase = transaction.purchaseDate, purchase <= instant,
+            transaction.type != .consumable, transaction.type != .nonRenewing
+        else { return false }
+        if let revoked = transaction.revocationDate, revoked <= instant { return false }
+        if product.state == .active, transaction.type != .nonConsumable {
+            guard let expires = product.expiresDate, instant < expires else { return false }
+        }
+        return true
     }
 
     static func fail(_ message: String) -> Never {

@@ -22,6 +22,8 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
         public static let incompleteNotification = Code(rawValue: "incomplete_notification")
         /// A transaction without the identifiers or purchase date the rebuild needs; it never grants.
         public static let incompleteTransaction = Code(rawValue: "incomplete_transaction")
+        /// A transaction whose newest snapshot was left out, so that its older snapshots grant nothing.
+        public static let untrustedSnapshot = Code(rawValue: "untrusted_snapshot")
         /// Two different snapshots of one transaction or renewal info with the same signedDate.
         public static let conflictingSnapshots = Code(rawValue: "conflicting_snapshots")
         /// A notification type this library does not know; its contents were still evaluated.

@@ -8,6 +8,16 @@
 struct AdmittedEntries {
     var transactions: [TransactionPayload] = []
     var renewalInfos: [RenewalInfoPayload] = []
+    /// The newest signedDate of the snapshots left out, by transaction id: they may carry a refund.
+    var rejected: [String: Date] = [:]
+}
+
+extension AdmittedEntries {
+    mutating func reject(_ transaction: TransactionPayload) {
+        guard let transactionId = transaction.transactionId else { return }
+        let signed = transaction.signedDate ?? .distantPast
+        rejected[transactionId] = max(rejected[transactionId] ?? signed, signed)
+    }
 }
 
 extension Rebuilder {
@@ -29,7 +39,10 @@ extension Rebuilder {
     private mutating func admit(
         _ transaction: TransactionPayload, what: @autoclosure () -> String, into admitted: inout AdmittedEntries
     ) {
-        guard admits(transaction.environment, what: what()), isComplete(transaction, what: what()) else { return }
+        guard admits(transaction.environment, what: what()), isComplete(transaction, what: what()) else {
+            admitted.reject(transaction)
+            return
+        }
         if let ownership = transaction.inAppOwnershipType, !ownership.isKnown {
             report(
                 .warning, .unknownOwnership,
@@ -73,7 +86,11 @@ extension Rebuilder {
                 "\(name) has subtype \"\(subtype.rawValue)\", which this library does not know; its transaction "
                     + "and renewal info were still evaluated")
         }
-        guard let data = notification.data, admits(data.environment, what: name) else { return }
+        guard let data = notification.data else { return }
+        guard admits(data.environment, what: name) else {
+            if let transaction = data.transactionInfo { admitted.reject(transaction) }
+            return
+        }
         if let transaction = data.transactionInfo {
             let before = admitted.transactions.count
             admit(transaction, what: "transaction \(transaction.id) in \(name)", into: &admitted)

@@ -102,9 +102,10 @@ extension Rebuilder {
             status = .new
         } else {
             status = .inactive
-            reason = products.map(Self.inactiveReason).min { lhs, rhs in
-                InactiveReason.allCases.firstIndex(of: lhs) ?? 0 < InactiveReason.allCases.firstIndex(of: rhs) ?? 0
-            }
+            reason =
+                products.map(Self.inactiveReason).min { lhs, rhs in
+                    InactiveReason.allCases.firstIndex(of: lhs) ?? 0 < InactiveReason.allCases.firstIndex(of: rhs) ?? 0
+                } ?? .undetermined
         }
         return EntitlementReport(
             asOf: instant, environment: environment, customerStatus: status, customerReason: reason,

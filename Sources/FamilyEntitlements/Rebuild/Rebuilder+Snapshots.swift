@@ -10,7 +10,24 @@ extension Rebuilder {
     /// The newest signedDate wins; at equal signedDates the revoking snapshot wins, so a refund is never lost to a
     /// snapshot signed in the same millisecond. Two other snapshots that differ at one signedDate are reported, and
     /// the one whose JSON sorts first is kept, so that order never matters.
-    mutating func newestTransactions(_ snapshots: [TransactionPayload]) -> [String: TransactionPayload] {
+    ///
+    /// A transaction whose newest snapshot was left out (another environment, none, or missing fields) grants
+    /// nothing: that snapshot may carry a refund, so the older ones are not trusted to grant.
+    mutating func newestTransactions(_ admitted: AdmittedEntries) -> [String: TransactionPayload] {
+        var newest = newestTransactions(admitted.transactions)
+        for (transactionId, rejectedDate) in admitted.rejected {
+            guard let kept = newest[transactionId], rejectedDate >= (kept.signedDate ?? .distantPast) else { continue }
+            newest[transactionId] = nil
+            hasUntrustedTransactions = true
+            report(
+                .error, .untrustedSnapshot,
+                "transaction \(transactionId) has a newer snapshot that was left out; older snapshots are not "
+                    + "trusted to grant, so it grants nothing")
+        }
+        return newest
+    }
+
+    private mutating func newestTransactions(_ snapshots: [TransactionPayload]) -> [String: TransactionPayload] {
         var newest: [String: TransactionPayload] = [:]
         var tied: [String: [TransactionPayload]] = [:]
         for snapshot in snapshots {

@@ -10,6 +10,8 @@ struct Rebuilder {
     let environment: Environment
     let catalog: ProductCatalog
     private(set) var diagnostics: Set<Diagnostic> = []
+    /// Whether a transaction was left out because its newest snapshot could not be trusted.
+    var hasUntrustedTransactions = false
 
     /// The longest billing retry Apple runs after a failed renewal.
     static let billingRetryLimit: TimeInterval = 60 * 24 * 60 * 60
@@ -23,7 +25,7 @@ struct Rebuilder {
     mutating func rebuild(_ history: History) -> EntitlementReport {
         var evidence = Evidence()
         let snapshots = admit(history, into: &evidence)
-        let transactions = newestTransactions(snapshots.transactions)
+        let transactions = newestTransactions(snapshots)
         let renewalInfos = newestRenewalInfos(snapshots.renewalInfos)
 
         var candidates: [String: [Candidate]] = [:]
@@ -62,7 +64,7 @@ struct Rebuilder {
         let products = candidates.keys.sorted().compactMap { productId in
             candidates[productId].flatMap { decision(for: productId, from: $0, evidence: evidence) }
         }
-        return summarise(products, namesAPurchase: namesAPurchase)
+        return summarise(products, namesAPurchase: namesAPurchase || hasUntrustedTransactions)
     }
 
     // MARK: - Diagnostics

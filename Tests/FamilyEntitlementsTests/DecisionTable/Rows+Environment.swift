@@ -46,6 +46,18 @@ extension DecisionRow {
                 history: History(transactions: [Given.subscription("9004", from: 0, to: 30) { $0.environment = nil }]),
                 asOf: 5, products: [], customer: .equals(.new), diagnostics: [.missingEnvironment]),
             DecisionRow(
+                rule: 9,
+                name: "a newer snapshot left out (no environment) may carry a refund: the transaction grants nothing",
+                source: "decision table: never access on bad data; found by fuzzing the rebuild",
+                history: History(transactions: [
+                    Given.subscription("9005", from: 0, to: 30),
+                    Given.subscription("9005", from: 0, to: 30, signed: 3) {
+                        $0.environment = nil
+                        $0.revocationDate = Given.day(3)
+                    },
+                ]), asOf: 5, products: [], customer: .equals(.inactive), customerReason: .equals(.undetermined),
+                diagnostics: [.missingEnvironment, .untrustedSnapshot]),
+            DecisionRow(
                 rule: 9, name: "Xcode payload (fractional ms, year-1 originalPurchaseDate) evaluates under Xcode",
                 source: "apple-facts 1: Xcode-signed samples",
                 history: History(transactions: [xcode]), asOf: 5, environment: .xcode,
