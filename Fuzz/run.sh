@@ -5,6 +5,7 @@
 #   Fuzz/run.sh                      # every target; FUZZ_BUDGET (60) seconds shared among them, 5 at least each
 #   Fuzz/run.sh compact-jws          # named targets only
 #   FUZZ_SECONDS=600 Fuzz/run.sh     # a fixed time per target, for longer runs
+#   FUZZ_SEED=1 Fuzz/run.sh          # a fixed random seed (CI), so that a run can be repeated; 0 picks one
 #
 # Needs a Swift toolchain for Linux with libFuzzer (swiftc -sanitize=fuzzer). The working corpus grows in
 # .build/fuzz/corpus/<target>/; crashing inputs are written to .build/fuzz/artifacts/. Reproduce one with
@@ -60,7 +61,7 @@ for target in "${targets[@]}"; do
     echo "fuzz: $target for ${seconds}s"
     set +e
     "$out/$target" "$out/corpus/$target" "${seeds[@]}" \
-        -max_total_time="$seconds" -timeout="$timeout" -rss_limit_mb=2048 -max_len=16384 \
+        -max_total_time="$seconds" -timeout="$timeout" -seed="${FUZZ_SEED:-0}" -rss_limit_mb=2048 -max_len=16384 \
         -dict=Fuzz/apple.dict -artifact_prefix="$out/artifacts/$target-" -print_final_stats=1 >"$log" 2>&1
     status=$?
     set -e
