@@ -142,6 +142,22 @@ struct RebuildPropertyTests {
         }
     }
 
+    @Test("notifications signed in the same millisecond give the same evidence in any order (found by fuzzing)")
+    func simultaneousNotifications() {
+        let transaction = Given.subscription("1", from: 0, to: 30)
+        var first = Given.notification(.expired, .voluntary, signed: 31, transaction: transaction)
+        var second = first
+        first.notificationUUID = "00000000-0000-4000-8000-00000000000a"
+        second.notificationUUID = "00000000-0000-4000-8000-00000000000b"
+        for kind in [NotificationType.expired, .gracePeriodExpired] {
+            first.notificationType = kind
+            second.notificationType = kind
+            let forward = rebuildEntitlements(history: History(notifications: [first, second]), asOf: Given.day(40))
+            let backward = rebuildEntitlements(history: History(notifications: [second, first]), asOf: Given.day(40))
+            #expect(forward == backward, "\(kind)")
+        }
+    }
+
     @Test("the instant is an argument: the same history is new, active, then expired as the instant moves")
     func instantIsAnArgument() {
         let history = History(transactions: [Given.subscription("1", from: 10, to: 40)])

@@ -146,7 +146,10 @@ extension Rebuilder {
         let expires = transaction.expiresDate ?? .distantPast
         let purchase = transaction.purchaseDate ?? .distantPast
         let recent = events.filter { $0.date >= purchase && $0.date <= instant }
-        if let expired = recent.filter({ $0.kind == .expired }).min(by: { $0.date < $1.date }) {
+        func earliest(_ kind: ChainEvent.Kind) -> ChainEvent? {
+            recent.filter { $0.kind == kind }.min { ($0.date, $0.notification) < ($1.date, $1.notification) }
+        }
+        if let expired = earliest(.expired) {
             because.append(
                 "rule 2: \(expired.notification) signed \(expired.date.evidenceText) ended the subscription; any "
                     + "older renewal info is outdated")
@@ -165,7 +168,7 @@ extension Rebuilder {
                 "rule 2: billing retry lasts at most 60 days after the expiry at \(expires.evidenceText); it is over")
             return (.expired, expires)
         }
-        let graceEnded = recent.first { $0.kind == .gracePeriodExpired }
+        let graceEnded = earliest(.gracePeriodExpired)
         if let grace = renewalInfo.gracePeriodExpiresDate, grace > instant, graceEnded == nil {
             because.append(
                 "rule 2: the renewal of transaction \(transaction.id) failed; in the billing grace period until "
