@@ -158,6 +158,19 @@ struct RebuildPropertyTests {
         }
     }
 
+    @Test("two REVOKE notifications with one UUID and date but different contents: the same answer in any order")
+    func simultaneousRevokes() {
+        let shared = Given.subscription("2", from: 0, to: 30, ownership: .familyShared)
+        var unknownOwner = shared
+        unknownOwner.inAppOwnershipType = nil
+        let first = Given.notification(.revoke, signed: 10, transaction: shared)
+        let second = Given.notification(.revoke, signed: 10, transaction: unknownOwner)
+        let forward = rebuildEntitlements(history: History(notifications: [first, second]), asOf: Given.day(12))
+        let backward = rebuildEntitlements(history: History(notifications: [second, first]), asOf: Given.day(12))
+        #expect(forward == backward)
+        #expect(forward.decision(for: Given.monthly)?.hasAccess == false)
+    }
+
     @Test("the instant is an argument: the same history is new, active, then expired as the instant moves")
     func instantIsAnArgument() {
         let history = History(transactions: [Given.subscription("1", from: 10, to: 40)])

@@ -63,7 +63,7 @@ extension Rebuilder {
                 if case .revoke = event.kind { return event.date >= purchase && event.date <= instant }
                 return false
             }
-            .min { ($0.date, $0.notification) < ($1.date, $1.notification) }
+            .min { $0.precedes($1) }
     }
 
     private func causeText(_ transaction: TransactionPayload, cause: RevocationCause, inferred: Bool) -> String {

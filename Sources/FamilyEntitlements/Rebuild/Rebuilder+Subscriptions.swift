@@ -147,7 +147,7 @@ extension Rebuilder {
         let purchase = transaction.purchaseDate ?? .distantPast
         let recent = events.filter { $0.date >= purchase && $0.date <= instant }
         func earliest(_ kind: ChainEvent.Kind) -> ChainEvent? {
-            recent.filter { $0.kind == kind }.min { ($0.date, $0.notification) < ($1.date, $1.notification) }
+            recent.filter { $0.kind == kind }.min { $0.precedes($1) }
         }
         if let expired = earliest(.expired) {
             because.append(

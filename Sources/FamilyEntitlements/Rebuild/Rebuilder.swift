@@ -116,6 +116,14 @@ struct ChainEvent: Hashable {
     var kind: Kind
     var date: Date
     var notification: String
+
+    /// Whether this event comes first: the earlier one, then by notification and kind, so that arrival order never
+    /// decides between events signed in the same millisecond.
+    func precedes(_ other: ChainEvent) -> Bool {
+        (date, notification, String(describing: kind)) < (
+            other.date, other.notification, String(describing: other.kind)
+        )
+    }
 }
 
 /// A notification that carried a transaction, in words for the evidence.
