@@ -27,71 +27,46 @@ extension Rebuilder {
         return newest
     }
 
-    private mutating func newestTransactions(_ snapshots: [TransactionPayload]) -> [String: TransactionPayload] {
-        var newest: [String: TransactionPayload] = [:]
-        var tied: [String: [TransactionPayload]] = [:]
-        for snapshot in snapshots {
-            guard let transactionId = snapshot.transactionId else { continue }
-            guard let current = newest[transactionId] else {
-                newest[transactionId] = snapshot
-                continue
-            }
-            switch Self.order(snapshot, current) {
-            case .newer:
-                newest[transactionId] = snapshot
-                tied[transactionId] = nil
-            case .tied:
-                tied[transactionId, default: [current]].append(snapshot)
-            case .older, .same:
-                break
-            }
-        }
-        for (transactionId, candidates) in tied {
-            report(
-                .warning, .conflictingSnapshots,
-                "transaction \(transactionId) has different snapshots with the same signedDate; the one whose JSON "
-                    + "sorts first is used")
-            newest[transactionId] = Self.first(byJSON: candidates)
-        }
-        return newest
-    }
-
-    private enum SnapshotOrder { case newer, older, same, tied }
-
-    /// How a snapshot compares with the newest one so far: by signedDate, then the revoking one first.
-    private static func order(_ candidate: TransactionPayload, _ current: TransactionPayload) -> SnapshotOrder {
-        let (new, old) = (candidate.signedDate ?? .distantPast, current.signedDate ?? .distantPast)
-        if new != old { return new > old ? .newer : .older }
-        if candidate == current { return .same }
-        let (newRevokes, oldRevokes) = (candidate.revocationDate != nil, current.revocationDate != nil)
-        if newRevokes != oldRevokes { return newRevokes ? .newer : .older }
-        return .tied
-    }
-
-    /// The newest renewal info of each subscription chain, by original transaction id.
+    /// The newest renewal info of each subscription chain, by original transaction id, by the same rule.
     mutating func newestRenewalInfos(_ snapshots: [RenewalInfoPayload]) -> [String: RenewalInfoPayload] {
-        var newest: [String: RenewalInfoPayload] = [:]
-        var tied: [String: [RenewalInfoPayload]] = [:]
+        newest(
+            snapshots, key: \.originalTransactionId, signed: \.signedDate, revokes: { _ in false },
+            name: { "renewal info of original transaction \($0)" })
+    }
+
+    private mutating func newestTransactions(_ snapshots: [TransactionPayload]) -> [String: TransactionPayload] {
+        newest(
+            snapshots, key: \.transactionId, signed: \.signedDate, revokes: { $0.revocationDate != nil },
+            name: { "transaction \($0)" })
+    }
+
+    /// The newest snapshot by key: the newest signedDate, then a revoking one; a remaining tie is reported and
+    /// resolved by canonical JSON, so that the answer never depends on the order of arrival.
+    private mutating func newest<T: AppStorePayload>(
+        _ snapshots: [T], key: (T) -> String?, signed: (T) -> Date?, revokes: (T) -> Bool, name: (String) -> String
+    ) -> [String: T] {
+        var newest: [String: T] = [:]
+        var tied: [String: [T]] = [:]
         for snapshot in snapshots {
-            guard let originalId = snapshot.originalTransactionId else { continue }
-            guard let current = newest[originalId] else {
-                newest[originalId] = snapshot
+            guard let id = key(snapshot) else { continue }
+            guard let current = newest[id] else {
+                newest[id] = snapshot
                 continue
             }
-            let (new, old) = (snapshot.signedDate ?? .distantPast, current.signedDate ?? .distantPast)
-            if new > old {
-                newest[originalId] = snapshot
-                tied[originalId] = nil
-            } else if new == old, snapshot != current {
-                tied[originalId, default: [current]].append(snapshot)
+            let (new, old) = (signed(snapshot) ?? .distantPast, signed(current) ?? .distantPast)
+            let (newRevokes, oldRevokes) = (revokes(snapshot), revokes(current))
+            if new > old || (new == old && newRevokes && !oldRevokes) {
+                newest[id] = snapshot
+                tied[id] = nil
+            } else if new == old, newRevokes == oldRevokes, snapshot != current {
+                tied[id, default: [current]].append(snapshot)
             }
         }
-        for (originalId, candidates) in tied {
+        for (id, candidates) in tied {
             report(
                 .warning, .conflictingSnapshots,
-                "renewal info of original transaction \(originalId) has different snapshots with the same "
-                    + "signedDate; the one whose JSON sorts first is used")
-            newest[originalId] = Self.first(byJSON: candidates)
+                "\(name(id)) has different snapshots with the same signedDate; the one whose JSON sorts first is used")
+            newest[id] = Self.first(byJSON: candidates)
         }
         return newest
     }
