@@ -5,14 +5,23 @@
 #endif
 
 /// The entries that may take part in the decision.
+///
+/// `transactions` starts as the history's own array, which is not copied unless notifications add to it; the
+/// positions of those left out are in `excluded`.
 struct AdmittedEntries {
-    var transactions: [TransactionPayload] = []
+    var transactions: [TransactionPayload]
+    var excluded: Set<Int> = []
     var renewalInfos: [RenewalInfoPayload] = []
     /// The newest signedDate of the snapshots left out, by transaction id: they may carry a refund.
     var rejected: [String: Date] = [:]
 }
 
 extension AdmittedEntries {
+    /// The positions of the admitted transactions.
+    var admittedIndices: [Int] {
+        excluded.isEmpty ? Array(transactions.indices) : transactions.indices.filter { !excluded.contains($0) }
+    }
+
     mutating func reject(_ transaction: TransactionPayload) {
         guard let transactionId = transaction.transactionId else { return }
         let signed = transaction.signedDate ?? .distantPast
@@ -23,9 +32,11 @@ extension AdmittedEntries {
 extension Rebuilder {
     /// Keeps the entries of the rebuild's environment that carry what the rebuild needs, and notes the rest.
     mutating func admit(_ history: History, into evidence: inout Evidence) -> AdmittedEntries {
-        var admitted = AdmittedEntries()
-        for transaction in history.transactions {
-            admit(transaction, what: "transaction \(transaction.id)", into: &admitted)
+        var admitted = AdmittedEntries(transactions: history.transactions)
+        for index in history.transactions.indices
+        where !isAdmissible(history.transactions[index], what: "transaction \(history.transactions[index].id)") {
+            admitted.excluded.insert(index)
+            admitted.reject(history.transactions[index])
         }
         for renewalInfo in history.renewalInfos {
             admit(renewalInfo, what: "renewal info", into: &admitted)
@@ -36,12 +47,11 @@ extension Rebuilder {
         return admitted
     }
 
-    private mutating func admit(
-        _ transaction: TransactionPayload, what: @autoclosure () -> String, into admitted: inout AdmittedEntries
-    ) {
+    /// Whether a transaction may take part: of the rebuild's environment and complete; reports it when not, and
+    /// reports an ownership this library does not know.
+    private mutating func isAdmissible(_ transaction: TransactionPayload, what: @autoclosure () -> String) -> Bool {
         guard admits(transaction.environment, what: what()), isComplete(transaction, what: what()) else {
-            admitted.reject(transaction)
-            return
+            return false
         }
         if let ownership = transaction.inAppOwnershipType, !ownership.isKnown {
             report(
@@ -49,7 +59,7 @@ extension Rebuilder {
                 "\(what()) has inAppOwnershipType \"\(ownership.rawValue)\", which this library does not know; it "
                     + "counts where its fields allow, without the right to manage the subscription")
         }
-        admitted.transactions.append(transaction)
+        return true
     }
 
     private mutating func admit(
@@ -92,10 +102,13 @@ extension Rebuilder {
             return
         }
         if let transaction = data.transactionInfo {
-            let before = admitted.transactions.count
-            admit(transaction, what: "transaction \(transaction.id) in \(name)", into: &admitted)
-            if admitted.transactions.count > before, let transactionId = transaction.transactionId {
-                evidence.notifications[transactionId, default: []].insert(mention)
+            if isAdmissible(transaction, what: "transaction \(transaction.id) in \(name)") {
+                admitted.transactions.append(transaction)
+                if let transactionId = transaction.transactionId {
+                    evidence.notifications[transactionId, default: []].insert(mention)
+                }
+            } else {
+                admitted.reject(transaction)
             }
         }
         if let renewalInfo = data.renewalInfo {

@@ -13,10 +13,17 @@ extension Rebuilder {
     ///
     /// A transaction whose newest snapshot was left out (another environment, none, or missing fields) grants
     /// nothing: that snapshot may carry a refund, so the older ones are not trusted to grant.
-    mutating func newestTransactions(_ admitted: AdmittedEntries) -> [String: TransactionPayload] {
-        var newest = newestTransactions(admitted.transactions)
+    /// Returns positions in `admitted.transactions`.
+    mutating func newestTransactions(_ admitted: AdmittedEntries) -> [String: Int] {
+        let store = admitted.transactions
+        var newest = newest(
+            admitted.admittedIndices, key: { store[$0].transactionId }, signed: { store[$0].signedDate },
+            revokes: { store[$0].revocationDate != nil }, same: { store[$0] == store[$1] },
+            json: { (try? PayloadJSON.encode(store[$0])) ?? Data() }, name: { "transaction \($0)" })
         for (transactionId, rejectedDate) in admitted.rejected {
-            guard let kept = newest[transactionId], rejectedDate >= (kept.signedDate ?? .distantPast) else { continue }
+            guard let kept = newest[transactionId],
+                rejectedDate >= (admitted.transactions[kept].signedDate ?? .distantPast)
+            else { continue }
             newest[transactionId] = nil
             hasUntrustedTransactions = true
             report(
@@ -30,50 +37,46 @@ extension Rebuilder {
     /// The newest renewal info of each subscription chain, by original transaction id, by the same rule.
     mutating func newestRenewalInfos(_ snapshots: [RenewalInfoPayload]) -> [String: RenewalInfoPayload] {
         newest(
-            snapshots, key: \.originalTransactionId, signed: \.signedDate, revokes: { _ in false },
-            name: { "renewal info of original transaction \($0)" })
-    }
-
-    private mutating func newestTransactions(_ snapshots: [TransactionPayload]) -> [String: TransactionPayload] {
-        newest(
-            snapshots, key: \.transactionId, signed: \.signedDate, revokes: { $0.revocationDate != nil },
-            name: { "transaction \($0)" })
+            Array(snapshots.indices), key: { snapshots[$0].originalTransactionId },
+            signed: { snapshots[$0].signedDate },
+            revokes: { _ in false }, same: { snapshots[$0] == snapshots[$1] },
+            json: { (try? PayloadJSON.encode(snapshots[$0])) ?? Data() },
+            name: { "renewal info of original transaction \($0)" }
+        ).mapValues { snapshots[$0] }
     }
 
     /// The newest snapshot by key: the newest signedDate, then a revoking one; a remaining tie is reported and
     /// resolved by canonical JSON, so that the answer never depends on the order of arrival.
-    private mutating func newest<T: AppStorePayload>(
-        _ snapshots: [T], key: (T) -> String?, signed: (T) -> Date?, revokes: (T) -> Bool, name: (String) -> String
-    ) -> [String: T] {
-        var newest: [String: T] = [:]
-        var tied: [String: [T]] = [:]
-        for snapshot in snapshots {
-            guard let id = key(snapshot) else { continue }
+    private mutating func newest(
+        _ indices: [Int], key: (Int) -> String?, signed: (Int) -> Date?, revokes: (Int) -> Bool,
+        same: (Int, Int) -> Bool, json: (Int) -> Data, name: (String) -> String
+    ) -> [String: Int] {
+        var newest: [String: Int] = [:]
+        newest.reserveCapacity(indices.count)
+        var tied: [String: [Int]] = [:]
+        for index in indices {
+            guard let id = key(index) else { continue }
             guard let current = newest[id] else {
-                newest[id] = snapshot
+                newest[id] = index
                 continue
             }
-            let (new, old) = (signed(snapshot) ?? .distantPast, signed(current) ?? .distantPast)
-            let (newRevokes, oldRevokes) = (revokes(snapshot), revokes(current))
+            let (new, old) = (signed(index) ?? .distantPast, signed(current) ?? .distantPast)
+            let (newRevokes, oldRevokes) = (revokes(index), revokes(current))
             if new > old || (new == old && newRevokes && !oldRevokes) {
-                newest[id] = snapshot
+                newest[id] = index
                 tied[id] = nil
-            } else if new == old, newRevokes == oldRevokes, snapshot != current {
-                tied[id, default: [current]].append(snapshot)
+            } else if new == old, newRevokes == oldRevokes, !same(index, current) {
+                tied[id, default: [current]].append(index)
             }
         }
         for (id, candidates) in tied {
             report(
                 .warning, .conflictingSnapshots,
                 "\(name(id)) has different snapshots with the same signedDate; the one whose JSON sorts first is used")
-            newest[id] = Self.first(byJSON: candidates)
+            newest[id] =
+                candidates.map { (index: $0, json: json($0)) }
+                .min { $0.json.lexicographicallyPrecedes($1.json) }?.index
         }
         return newest
-    }
-
-    /// The value whose canonical JSON sorts first, so that a tie never depends on the order of arrival.
-    private static func first<T: AppStorePayload>(byJSON candidates: [T]) -> T? {
-        candidates.map { (value: $0, json: (try? PayloadJSON.encode($0)) ?? Data()) }
-            .min { $0.json.lexicographicallyPrecedes($1.json) }?.value
     }
 }

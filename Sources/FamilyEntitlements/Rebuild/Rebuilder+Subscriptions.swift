@@ -5,16 +5,13 @@
 #endif
 
 extension Rebuilder {
-    /// Evaluates one auto-renewable subscription chain: rules 2, 3 and 6 of the decision table.
+    /// Evaluates one auto-renewable subscription chain, sorted by purchase: rules 2, 3 and 6 of the decision table.
     ///
     /// Returns, for each product of the chain, the transaction that grants (the one that lasts longest) and the
     /// newest transaction, each with its state.
     mutating func evaluateChain(
-        _ unsorted: [TransactionPayload], renewalInfo: RenewalInfoPayload?, events: [ChainEvent], evidence: Evidence
+        _ chain: Chain, renewalInfo: RenewalInfoPayload?, events: [ChainEvent], evidence: Evidence
     ) -> [Candidate] {
-        let chain = unsorted.sorted {
-            ($0.purchaseDate ?? .distantPast, $0.id) < ($1.purchaseDate ?? .distantPast, $1.id)
-        }
         var nextOtherProduct = [Int?](repeating: nil, count: chain.count)
         var following: Int?
         for index in chain.indices.reversed() {
@@ -25,27 +22,30 @@ extension Rebuilder {
             following = index
         }
 
-        var granting: [String: (index: Int, end: Date)] = [:]
-        var newest: [String: Int] = [:]
-        for (index, transaction) in chain.enumerated() {
-            let productId = transaction.productId ?? ""
-            newest[productId] = index
+        // Per product of the chain (a handful at most): the newest transaction and the one granting longest.
+        var products: [(productId: String, newest: Int, granting: Int?, end: Date)] = []
+        for index in chain.indices {
+            let productId = chain[index].productId ?? ""
+            let slot: Int
+            if let found = products.firstIndex(where: { $0.productId == productId }) {
+                slot = found
+                products[slot].newest = index
+            } else {
+                slot = products.count
+                products.append((productId, index, nil, .distantPast))
+            }
             guard let end = accessEnd(of: index, in: chain, nextOtherProduct: nextOtherProduct, events: events),
-                let purchase = transaction.purchaseDate, purchase <= instant, instant < end
+                let purchase = chain[index].purchaseDate, purchase <= instant, instant < end,
+                products[slot].granting == nil || products[slot].end < end
             else { continue }
-            if let current = granting[productId], current.end >= end { continue }
-            granting[productId] = (index, end)
+            products[slot].granting = index
+            products[slot].end = end
         }
 
         var candidates: [Candidate] = []
-        for productId in newest.keys.sorted() {
-            if let grant = granting[productId] {
-                candidates.append(
-                    candidate(
-                        at: grant.index, in: chain, nextOtherProduct: nextOtherProduct, renewalInfo: renewalInfo,
-                        events: events, evidence: evidence))
-            }
-            if let index = newest[productId], granting[productId]?.index != index {
+        for product in products.sorted(by: { $0.productId < $1.productId }) {
+            for index in [product.granting, product.granting == product.newest ? nil : product.newest].compactMap({ $0 }
+            ) {
                 candidates.append(
                     candidate(
                         at: index, in: chain, nextOtherProduct: nextOtherProduct, renewalInfo: renewalInfo,
@@ -56,41 +56,43 @@ extension Rebuilder {
     }
 
     /// When a transaction of a chain stops granting: its expiry, its replacement by another product, or revocation.
-    private func accessEnd(
-        of index: Int, in chain: [TransactionPayload], nextOtherProduct: [Int?], events: [ChainEvent]
-    )
-        -> Date?
-    {
-        let transaction = chain[index]
-        guard let expires = transaction.expiresDate else { return nil }
-        var end = expires
-        if let replacement = replacement(of: index, in: chain, nextOtherProduct: nextOtherProduct) {
-            end = min(end, replacement.date)
+    private func accessEnd(of index: Int, in chain: Chain, nextOtherProduct: [Int?], events: [ChainEvent]) -> Date? {
+        guard var end = chain[index].expiresDate else { return nil }
+        if let replaced = replacementDate(of: index, in: chain, nextOtherProduct: nextOtherProduct) {
+            end = min(end, replaced)
         }
-        if let revocation = revocationDate(of: transaction, events: events) {
+        if let revocation = revocationDate(of: chain[index], events: events) {
             end = min(end, revocation)
         }
         return end
     }
 
-    /// The transaction of another product that replaced this one before it expired (an upgrade or crossgrade).
-    private func replacement(of index: Int, in chain: [TransactionPayload], nextOtherProduct: [Int?])
-        -> (date: Date, by: TransactionPayload?)?
-    {
-        let transaction = chain[index]
+    /// When another product replaced this transaction before it expired (an upgrade or crossgrade), if it did.
+    private func replacementDate(of index: Int, in chain: Chain, nextOtherProduct: [Int?]) -> Date? {
         if let next = nextOtherProduct[index], let start = chain[next].purchaseDate,
-            let expires = transaction.expiresDate, start < expires
+            let expires = chain[index].expiresDate, start < expires
         {
-            return (start, chain[next])
+            return start
         }
-        if transaction.isUpgraded == true, let purchase = transaction.purchaseDate {
-            return (max(purchase, transaction.signedDate ?? purchase), nil)
+        if chain[index].isUpgraded == true, let purchase = chain[index].purchaseDate {
+            return max(purchase, chain[index].signedDate ?? purchase)
         }
         return nil
     }
 
+    /// The replacement of a transaction, with the transaction of the other product where the history holds it.
+    private func replacement(of index: Int, in chain: Chain, nextOtherProduct: [Int?])
+        -> (date: Date, by: TransactionPayload?)?
+    {
+        guard let date = replacementDate(of: index, in: chain, nextOtherProduct: nextOtherProduct) else { return nil }
+        if let next = nextOtherProduct[index], chain[next].purchaseDate == date {
+            return (date, chain[next])
+        }
+        return (date, nil)
+    }
+
     private mutating func candidate(
-        at index: Int, in chain: [TransactionPayload], nextOtherProduct: [Int?], renewalInfo: RenewalInfoPayload?,
+        at index: Int, in chain: Chain, nextOtherProduct: [Int?], renewalInfo: RenewalInfoPayload?,
         events: [ChainEvent], evidence: Evidence
     ) -> Candidate {
         let transaction = chain[index]

@@ -24,35 +24,38 @@ struct Rebuilder {
 
     mutating func rebuild(_ history: History) -> EntitlementReport {
         var evidence = Evidence()
-        let snapshots = admit(history, into: &evidence)
-        let transactions = newestTransactions(snapshots)
-        let renewalInfos = newestRenewalInfos(snapshots.renewalInfos)
+        let admitted = admit(history, into: &evidence)
+        let store = admitted.transactions
+        let newest = newestTransactions(admitted)
+        let renewalInfos = newestRenewalInfos(admitted.renewalInfos)
 
         var candidates: [String: [Candidate]] = [:]
-        var subscriptions: [String: [TransactionPayload]] = [:]
+        var subscriptions: [String: [Int]] = [:]
         var namesAPurchase = false
-        for transaction in transactions.values {
-            guard let purchase = transaction.purchaseDate, purchase <= instant,
-                let productId = transaction.productId, let originalId = transaction.originalTransactionId
+        for index in newest.values {
+            guard let purchase = store[index].purchaseDate, purchase <= instant,
+                let productId = store[index].productId, let originalId = store[index].originalTransactionId
             else { continue }
-            let type = transaction.type ?? catalog.products[productId]?.type
+            let type = store[index].type ?? catalog.products[productId]?.type
             switch type {
             case .consumable?:
-                if transaction.inAppOwnershipType == .familyShared {
+                if store[index].inAppOwnershipType == .familyShared {
                     report(
                         .error, .familySharedConsumable,
-                        "transaction \(transaction.id) of consumable \(productId) is FAMILY_SHARED, which Family "
+                        "transaction \(store[index].id) of consumable \(productId) is FAMILY_SHARED, which Family "
                             + "Sharing never allows; it is invalid data and grants nothing")
                 }
             case .autoRenewable?:
                 namesAPurchase = true
-                subscriptions[originalId, default: []].append(transaction)
+                subscriptions[originalId, default: []].append(index)
             default:
                 namesAPurchase = true
-                candidates[productId, default: []].append(evaluateOneTime(transaction, type: type, evidence: evidence))
+                candidates[productId, default: []].append(
+                    evaluateOneTime(store[index], type: type, evidence: evidence))
             }
         }
-        for (originalId, chain) in subscriptions {
+        for (originalId, indices) in subscriptions {
+            let chain = Chain(store: store, order: indices)
             for candidate in evaluateChain(
                 chain, renewalInfo: renewalInfos[originalId], events: evidence.events[originalId] ?? [],
                 evidence: evidence)
@@ -71,6 +74,29 @@ struct Rebuilder {
 
     mutating func report(_ severity: Diagnostic.Severity, _ code: Diagnostic.Code, _ message: String) {
         diagnostics.insert(Diagnostic(severity: severity, code: code, message: message))
+    }
+}
+
+/// The transactions of one subscription chain, in purchase order, read in place from the admitted transactions.
+///
+/// Payloads are large values; the chain sorts and passes indices so that evaluating a long history copies none.
+struct Chain {
+    let store: [TransactionPayload]
+    let order: [Int]
+
+    init(store: [TransactionPayload], order unsorted: [Int]) {
+        self.store = store
+        self.order = unsorted.sorted { lhs, rhs in
+            let (left, right) = (store[lhs].purchaseDate ?? .distantPast, store[rhs].purchaseDate ?? .distantPast)
+            return left != right ? left < right : store[lhs].id < store[rhs].id
+        }
+    }
+
+    var count: Int { order.count }
+    var indices: Range<Int> { order.indices }
+
+    subscript(position: Int) -> TransactionPayload {
+        _read { yield store[order[position]] }
     }
 }
 
