@@ -175,26 +175,28 @@ extension FastJSONReader {
                 depth -= 1
                 return .object([:])
             }
-            // Room for the members most objects have, so that the table is rarely rebuilt as it fills.
-            var object = [String: JSONValue](minimumCapacity: 8)
+            var members: [(String, JSONValue)] = []
+            members.reserveCapacity(8)
             while true {
                 skipWhitespace()
                 guard current == .quote else { throw malformed("expected a member name in double quotes") }
                 let name = try readStringContents()
                 try expect(.colon, "a colon after a member name")
                 skipWhitespace()
-                // The first of duplicate names wins, and `JSONDecoder` does not read the later values: skip them.
-                if object.index(forKey: name) != nil {
+                let valueStart = position
+                let valueDepth = depth
+                do throws(PayloadDecodingError) {
+                    members.append((name, try readAnyValue()))
+                } catch  where error.code != PayloadDecodingError.deferredToReference.code {
+                    // `JSONDecoder` never reads the value of a repeated name: only a first occurrence may fail.
+                    guard members.contains(where: { $0.0 == name }) else { throw error.inMember(name) }
+                    position = valueStart
+                    depth = valueDepth
                     try skipValue()
-                } else {
-                    do throws(PayloadDecodingError) {
-                        object[name] = try readAnyValue()
-                    } catch {
-                        throw error.inMember(name)
-                    }
                 }
                 guard try closeOrContinue(.closeBrace, "a trailing comma before } (RFC 8259 section 4)") else {
-                    return .object(object)
+                    // One hash per name; of duplicate names the first wins.
+                    return .object(Dictionary(members, uniquingKeysWith: { first, _ in first }))
                 }
             }
         case .openBracket:
