@@ -154,7 +154,9 @@ struct FastDecoderDifferentialTests {
         }()
 
         static func jsonFiles(under directory: URL) -> [URL] {
-            guard let enumerator = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil)
+            guard
+                let enumerator = FileManager.default.enumerator(
+                    at: directory.resolvingSymlinksInPath(), includingPropertiesForKeys: nil)
             else { return [] }
             return enumerator.compactMap { $0 as? URL }.filter { $0.pathExtension == "json" }
                 .sorted { $0.path < $1.path }
