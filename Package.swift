@@ -18,6 +18,10 @@ let package = Package(
             name: "entitlements",
             dependencies: ["FamilyEntitlements"]
         ),
+        .executableTarget(
+            name: "entitlements-bench",
+            dependencies: ["FamilyEntitlements", "FamilyEntitlementsTestSupport"]
+        ),
         .testTarget(
             name: "FamilyEntitlementsTests",
             dependencies: ["FamilyEntitlements", "FamilyEntitlementsTestSupport"]
