@@ -21,6 +21,10 @@ let package = Package(
             name: "entitlements",
             dependencies: ["FamilyEntitlements", "FamilyEntitlementsTestSupport"]
         ),
+        .executableTarget(
+            name: "entitlements-bench",
+            dependencies: ["FamilyEntitlements", "FamilyEntitlementsTestSupport"]
+        ),
         .testTarget(
             name: "FamilyEntitlementsTests",
             dependencies: ["FamilyEntitlements", "FamilyEntitlementsTestSupport"]

@@ -6,15 +6,46 @@
 
 /// A value this library reads from JSON: a signed payload's contents, an App Store Server API body, or the
 /// library's own history and catalog files.
-public protocol AppStorePayload: Codable, Hashable, Sendable {}
-
-extension AppStorePayload {
+public protocol AppStorePayload: Codable, Hashable, Sendable {
     /// Decodes the value from JSON bytes, naming the JSON path of anything wrong.
     ///
     /// Unknown keys are ignored and every field may be absent; values of the wrong JSON type, dates outside the years
-    /// 1 to 9999, numbers out of range and `appAccountToken` values that are not UUIDs are errors.
+    /// 1 to 9999, numbers out of range and `appAccountToken` values that are not UUIDs are errors. The bytes must be
+    /// RFC 8259 JSON in UTF-8; of duplicate member names the first wins. The library's own payload types decode in a
+    /// single pass over the bytes (see `docs/performance.md`), with the same results as `JSONDecoder`; the default
+    /// implementation, for other conforming types, decodes with `JSONDecoder` and `init(from:)`.
+    init(jsonData: some DataProtocol) throws(PayloadDecodingError)
+}
+
+extension AppStorePayload {
+    /// Decodes the value with `JSONDecoder` and `init(from:)`, naming the JSON path of anything wrong.
     public init(jsonData: some DataProtocol) throws(PayloadDecodingError) {
-        self = try PayloadJSON.decode(Self.self, from: Data(jsonData))
+        self = try Self(referenceJSONData: jsonData)
+    }
+
+    /// Decodes the value with the reference path, Foundation's `JSONDecoder` and the `Codable` initialisers.
+    package init(referenceJSONData: some DataProtocol) throws(PayloadDecodingError) {
+        self = try PayloadJSON.decode(Self.self, from: Data(referenceJSONData))
+    }
+
+    /// Decodes the value with the fast path alone: nil where it defers a document to the reference path.
+    package static func decodeWithFastPathOnly(
+        _ jsonData: some DataProtocol
+    ) -> Result<Self, PayloadDecodingError>? {
+        guard let fast = Self.self as? any FastJSONDecodable.Type else { return nil }
+        return fastPathOutcome(fast, jsonData)
+    }
+
+    private static func fastPathOutcome<Fast: FastJSONDecodable>(
+        _: Fast.Type, _ jsonData: some DataProtocol
+    ) -> Result<Self, PayloadDecodingError>? {
+        var value = Fast.empty
+        let outcome = FastJSON.withContiguousBytes(of: jsonData) { bytes in FastJSON.decode(from: bytes, into: &value) }
+        switch outcome {
+        case .decoded: return (value as? Self).map { .success($0) }
+        case .rejected(let error): return .failure(error)
+        case .deferred: return nil
+        }
     }
 
     /// Encodes the value as compact JSON in Apple's format: dates in milliseconds, keys sorted.

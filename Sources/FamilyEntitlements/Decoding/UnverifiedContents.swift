@@ -25,9 +25,13 @@ extension TransactionHistoryResponse {
     /// The page's transactions decoded from `signedTransactions`, unverified, in the order given.
     public func decodeTransactionsUnverified() throws(PayloadDecodingError) -> [TransactionPayload] {
         var transactions: [TransactionPayload] = []
+        transactions.reserveCapacity(signedTransactions?.count ?? 0)
         for (index, signed) in (signedTransactions ?? []).enumerated() {
-            transactions.append(
-                try decodeUnverifiedJWS(signed, as: TransactionPayload.self, at: "signedTransactions[\(index)]"))
+            do throws(PayloadDecodingError) {
+                transactions.append(try decodeUnverifiedJWS(signed, as: TransactionPayload.self))
+            } catch {
+                throw error.nested(under: "signedTransactions[\(index)]")
+            }
         }
         return transactions
     }

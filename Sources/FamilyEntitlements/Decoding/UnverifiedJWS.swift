@@ -19,6 +19,74 @@ public struct UnverifiedJWS: Hashable, Sendable {
 
     /// Splits and decodes a compact JWS; surrounding white space and JSON string quotes are ignored.
     public init(compact: String) throws(PayloadDecodingError) {
+        let segments = try Self.segments(of: compact)
+        headerData = Data(segments.header)
+        payloadData = Data(segments.payload)
+        signature = Data(segments.signature)
+    }
+
+    /// The three decoded segments of a compact JWS; `header` and `signature` are only checked when `decodesAll` is
+    /// false, and come back empty.
+    static func segments(
+        of compact: String, decodesAll: Bool = true
+    ) throws(PayloadDecodingError) -> (header: [UInt8], payload: [UInt8], signature: [UInt8]) {
+        var compact = compact
+        let fast = compact.withUTF8 { bytes in
+            Result { () throws(PayloadDecodingError) in try asciiSegments(of: bytes, decodesAll: decodesAll) }
+        }
+        switch fast {
+        case .success(.some(let segments)): return segments
+        case .success(.none): return try textSegments(of: compact)
+        case .failure(let error): throw error
+        }
+    }
+
+    /// The segments of an all-ASCII compact JWS, read as bytes; nil for text beyond ASCII, which `textSegments`
+    /// reads character by character.
+    private static func asciiSegments(
+        of bytes: UnsafeBufferPointer<UInt8>, decodesAll: Bool
+    ) throws(PayloadDecodingError) -> (header: [UInt8], payload: [UInt8], signature: [UInt8])? {
+        var start = 0
+        var end = bytes.count
+        var dots: [Int] = []
+        for (index, byte) in bytes.enumerated() {
+            if byte >= 0x80 { return nil }
+            if byte == UInt8(ascii: ".") { dots.append(index) }
+        }
+        func isWhitespace(_ byte: UInt8) -> Bool { byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) }
+        while start < end, isWhitespace(bytes[start]) { start += 1 }
+        while end > start, isWhitespace(bytes[end - 1]) { end -= 1 }
+        if end - start >= 2, bytes[start] == UInt8(ascii: "\""), bytes[end - 1] == UInt8(ascii: "\"") {
+            start += 1
+            end -= 1
+        }
+        dots.removeAll { $0 < start || $0 >= end }
+        guard dots.count == 2 else {
+            throw PayloadDecodingError(
+                code: .malformedJWS, path: "",
+                message: "a compact JWS has 3 dot-separated segments; this has \(dots.count + 1)")
+        }
+        let ranges = [start..<dots[0], (dots[0] + 1)..<dots[1], (dots[1] + 1)..<end]
+        var decoded: [[UInt8]] = []
+        for (index, range) in ranges.enumerated() {
+            let segment = UnsafeBufferPointer(rebasing: bytes[range])
+            if decodesAll || index == 1 {
+                guard let value = Base64URL.decodedBytes(segment) else { throw invalidBase64(index) }
+                decoded.append(value)
+            } else {
+                guard let count = Base64URL.decodedCount(segment) else { throw invalidBase64(index) }
+                if count < 0, Base64URL.decodedBytes(segment) == nil { throw invalidBase64(index) }
+                decoded.append([])
+            }
+        }
+        guard !ranges[0].isEmpty, !ranges[1].isEmpty else { throw emptySegment }
+        return (decoded[0], decoded[1], decoded[2])
+    }
+
+    /// The segments of a compact JWS read as characters, for text beyond ASCII.
+    private static func textSegments(
+        of compact: String
+    ) throws(PayloadDecodingError) -> (header: [UInt8], payload: [UInt8], signature: [UInt8]) {
         var text = Substring(compact).trimmingWhitespace()
         if text.count >= 2, text.first == "\"", text.last == "\"" {
             text = text.dropFirst().dropLast()
@@ -29,23 +97,23 @@ public struct UnverifiedJWS: Hashable, Sendable {
                 code: .malformedJWS, path: "",
                 message: "a compact JWS has 3 dot-separated segments; this has \(parts.count)")
         }
-        let names = ["header", "payload", "signature"]
-        var decoded: [Data] = []
+        var decoded: [[UInt8]] = []
         for (index, part) in parts.enumerated() {
-            guard let data = Base64URL.decode(part) else {
-                throw PayloadDecodingError(
-                    code: .invalidBase64, path: "",
-                    message: "the JWS \(names[index]) segment is not base64url")
-            }
-            decoded.append(data)
+            guard let data = Base64URL.referenceDecode(part) else { throw invalidBase64(index) }
+            decoded.append(Array(data))
         }
-        guard !parts[0].isEmpty, !parts[1].isEmpty else {
-            throw PayloadDecodingError(code: .malformedJWS, path: "", message: "the JWS header or payload is empty")
-        }
-        headerData = decoded[0]
-        payloadData = decoded[1]
-        signature = decoded[2]
+        guard !parts[0].isEmpty, !parts[1].isEmpty else { throw emptySegment }
+        return (decoded[0], decoded[1], decoded[2])
     }
+
+    private static func invalidBase64(_ index: Int) -> PayloadDecodingError {
+        let names = ["header", "payload", "signature"]
+        return PayloadDecodingError(
+            code: .invalidBase64, path: "", message: "the JWS \(names[index]) segment is not base64url")
+    }
+
+    private static let emptySegment = PayloadDecodingError(
+        code: .malformedJWS, path: "", message: "the JWS header or payload is empty")
 
     /// Decodes the payload as `type`; errors name JSON paths inside the payload.
     public func decodePayload<T: AppStorePayload>(as type: T.Type) throws(PayloadDecodingError) -> T {
@@ -78,41 +146,16 @@ public struct UnverifiedJWS: Hashable, Sendable {
 }
 
 /// Decodes a compact JWS string without checking its signature, naming the field it was found in on error.
+///
+/// Only the payload segment is decoded; the header and the signature are checked to be base64url, as
+/// `UnverifiedJWS(compact:)` checks them.
 public func decodeUnverifiedJWS<T: AppStorePayload>(
     _ compact: String, as type: T.Type, at path: String = ""
 ) throws(PayloadDecodingError) -> T {
-    do {
-        return try UnverifiedJWS(compact: compact).decodePayload(as: type)
+    do throws(PayloadDecodingError) {
+        return try T(jsonData: UnverifiedJWS.segments(of: compact, decodesAll: false).payload)
     } catch {
         throw error.nested(under: path)
-    }
-}
-
-/// Base64url without padding (RFC 7515 section 2), as JWS segments are written.
-package enum Base64URL {
-    package static func decode(_ text: some StringProtocol) -> Data? {
-        var base64 = String(text)
-        guard
-            base64.utf8.allSatisfy({ byte in
-                (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39)
-                    || byte == 0x2D || byte == 0x5F || byte == 0x3D
-            })
-        else { return nil }
-        base64 = base64.replacing("-", with: "+").replacing("_", with: "/")
-        while base64.utf8.last == 0x3D { base64.removeLast() }
-        switch base64.utf8.count % 4 {
-        case 1: return nil
-        case 2: base64 += "=="
-        case 3: base64 += "="
-        default: break
-        }
-        return Data(base64Encoded: base64)
-    }
-
-    package static func encode(_ data: Data) -> String {
-        var text = data.base64EncodedString()
-        while text.last == "=" { text.removeLast() }
-        return text.replacing("+", with: "-").replacing("/", with: "_")
     }
 }
 

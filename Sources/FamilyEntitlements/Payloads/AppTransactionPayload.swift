@@ -66,7 +66,7 @@ public struct AppTransactionPayload: Hashable, Sendable {
 }
 
 extension AppTransactionPayload: Codable {
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case receiptType, appAppleId, bundleId, applicationVersion, versionExternalIdentifier, receiptCreationDate,
             originalPurchaseDate, originalApplicationVersion, deviceVerification, deviceVerificationNonce, preorderDate,
             appTransactionId, originalPlatform

@@ -30,7 +30,7 @@ public struct ExternalPurchaseToken: Hashable, Sendable {
 }
 
 extension ExternalPurchaseToken: Codable {
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case externalPurchaseId, tokenCreationDate, appAppleId, bundleId
     }
 

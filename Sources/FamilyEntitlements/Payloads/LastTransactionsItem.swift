@@ -24,7 +24,7 @@ public struct LastTransactionsItem: Hashable, Sendable {
 }
 
 extension LastTransactionsItem: Codable {
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case status, originalTransactionId, signedTransactionInfo, signedRenewalInfo
     }
 

@@ -24,7 +24,7 @@ public struct NotificationAppData: Hashable, Sendable {
 }
 
 extension NotificationAppData: Codable {
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case appAppleId, bundleId, environment, signedAppTransactionInfo
     }
 

@@ -52,7 +52,7 @@ public struct NotificationData: Hashable, Sendable {
 }
 
 extension NotificationData: Codable {
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case environment, appAppleId, bundleId, bundleVersion, signedTransactionInfo, signedRenewalInfo,
             transactionInfo, renewalInfo, status, consumptionRequestReason
     }

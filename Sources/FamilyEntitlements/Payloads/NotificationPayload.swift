@@ -52,7 +52,7 @@ public struct NotificationPayload: Hashable, Sendable {
 }
 
 extension NotificationPayload: Codable {
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case notificationType, subtype, notificationUUID, version, signedDate, data, summary, externalPurchaseToken,
             appData
     }

@@ -12,7 +12,7 @@ public struct NotificationRequestBody: Hashable, Sendable {
 }
 
 extension NotificationRequestBody: Codable {
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case signedPayload
     }
 

@@ -40,7 +40,7 @@ public struct NotificationSummary: Hashable, Sendable {
 }
 
 extension NotificationSummary: Codable {
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case requestIdentifier, environment, appAppleId, bundleId, productId, storefrontCountryCodes, failedCount,
             succeededCount
     }

@@ -34,7 +34,7 @@ public struct RenewalCommitmentInfo: Hashable, Sendable {
 }
 
 extension RenewalCommitmentInfo: Codable {
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case commitmentAutoRenewProductId, commitmentAutoRenewStatus, commitmentRenewalBillingPlanType,
             commitmentRenewalDate, commitmentRenewalPrice
     }

@@ -113,7 +113,7 @@ public struct RenewalInfoPayload: Hashable, Sendable {
 }
 
 extension RenewalInfoPayload: Codable {
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case originalTransactionId, productId, autoRenewProductId, autoRenewStatus, expirationIntent,
             isInBillingRetryPeriod, gracePeriodExpiresDate, priceIncreaseStatus, offerType, offerIdentifier,
             offerDiscountType, offerPeriod, signedDate, environment, recentSubscriptionStartDate, renewalDate, currency,

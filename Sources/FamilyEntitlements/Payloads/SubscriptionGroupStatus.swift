@@ -16,7 +16,7 @@ public struct SubscriptionGroupStatus: Hashable, Sendable {
 }
 
 extension SubscriptionGroupStatus: Codable {
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case subscriptionGroupIdentifier, lastTransactions
     }
 

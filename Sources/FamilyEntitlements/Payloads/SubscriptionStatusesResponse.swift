@@ -24,7 +24,7 @@ public struct SubscriptionStatusesResponse: Hashable, Sendable {
 }
 
 extension SubscriptionStatusesResponse: Codable {
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case environment, bundleId, appAppleId, data
     }
 

@@ -30,7 +30,7 @@ public struct TransactionCommitmentInfo: Hashable, Sendable {
 }
 
 extension TransactionCommitmentInfo: Codable {
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case billingPeriodNumber, commitmentExpiresDate, commitmentPrice, totalBillingPeriods
     }
 

@@ -32,7 +32,7 @@ public struct TransactionHistoryResponse: Hashable, Sendable {
 }
 
 extension TransactionHistoryResponse: Codable {
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case revision, hasMore, bundleId, appAppleId, environment, signedTransactions
     }
 

@@ -149,7 +149,7 @@ public struct TransactionPayload: Hashable, Sendable {
 }
 
 extension TransactionPayload: Codable {
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case originalTransactionId, transactionId, webOrderLineItemId, bundleId, productId, subscriptionGroupIdentifier,
             purchaseDate, originalPurchaseDate, expiresDate, quantity, type, appAccountToken, inAppOwnershipType,
             signedDate, revocationReason, revocationDate, isUpgraded, offerType, offerIdentifier, environment,

@@ -1,0 +1,111 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// A payload type the fast path reads straight from UTF-8 bytes.
+protocol FastJSONDecodable {
+    /// A value with every field absent.
+    static var empty: Self { get }
+
+    /// Reads the members of the object whose opening brace is at the reader's position into `value`.
+    ///
+    /// The value is filled in place rather than returned: returning a payload of thirty-odd fields costs a copy.
+    static func decodeFastJSON(from reader: inout FastJSONReader, into value: inout Self) throws(PayloadDecodingError)
+}
+
+/// The fast decoding path: one pass over the bytes, strict RFC 8259, the same values as the reference path.
+///
+/// `PayloadJSON` (Foundation's `JSONDecoder` and the payloads' `Codable` initialisers) stays the reference: whatever
+/// both accept decodes to equal values, and the fast path accepts nothing the reference rejects. It rejects what breaks
+/// RFC 8259 even where `JSONDecoder` tolerates it (a trailing comma, for one); `docs/performance.md` lists the cases.
+enum FastJSON {
+    /// What the fast path made of a document.
+    enum Outcome {
+        case decoded
+        case rejected(PayloadDecodingError)
+        /// The document is RFC 8259 JSON but holds a number only the reference reads the same way.
+        case deferred
+    }
+
+    /// Settles a document the fast path did not decode: the reference path reads what the fast path defers.
+    ///
+    /// A rejected document gets the reference's error where the reference rejects it too and names a member, so
+    /// codes and paths match the reference's; otherwise (the reference only says "not valid JSON", or accepts what
+    /// breaks RFC 8259) the error is the fast path's own, which says what is wrong and where.
+    static func settle<Payload: AppStorePayload>(
+        _ outcome: Outcome, as _: Payload.Type, from data: some DataProtocol
+    ) throws(PayloadDecodingError) -> Payload {
+        switch outcome {
+        case .decoded, .deferred:
+            return try Payload(referenceJSONData: data)
+        case .rejected(let error):
+            do throws(PayloadDecodingError) {
+                _ = try Payload(referenceJSONData: data)
+            } catch let reference where reference.code != .malformedJSON || !reference.path.isEmpty {
+                throw reference
+            } catch {
+                throw error
+            }
+            throw error
+        }
+    }
+
+    /// Decodes a payload with the fast path alone into `value`.
+    static func decode<Value: FastJSONDecodable>(
+        from bytes: UnsafeBufferPointer<UInt8>, into value: inout Value
+    ) -> Outcome {
+        var reader = FastJSONReader(bytes: bytes)
+        do throws(PayloadDecodingError) {
+            reader.skipByteOrderMark()
+            reader.skipWhitespace()
+            guard reader.current == .openBrace else {
+                if reader.current == UInt8(ascii: "n") {
+                    try reader.readNull()
+                    try reader.expectEnd()
+                    throw PayloadDecodingError(
+                        code: .missingValue, path: "", message: "expected an object, found null or nothing")
+                }
+                throw reader.wrongType(expected: "an object")
+            }
+            try Value.decodeFastJSON(from: &reader, into: &value)
+            try reader.expectEnd()
+            return .decoded
+        } catch {
+            // The reference checks the whole document before it reads a member: so does the fast path, on failure.
+            if error.code != .malformedJSON, let syntaxError = firstSyntaxError(in: bytes) {
+                return .rejected(syntaxError)
+            }
+            return error.code == PayloadDecodingError.deferredToReference.code ? .deferred : .rejected(error)
+        }
+    }
+
+    /// The first place the bytes break RFC 8259, or nil when they are one JSON text.
+    static func firstSyntaxError(in bytes: UnsafeBufferPointer<UInt8>) -> PayloadDecodingError? {
+        var reader = FastJSONReader(bytes: bytes)
+        do throws(PayloadDecodingError) {
+            reader.skipByteOrderMark()
+            reader.skipWhitespace()
+            try reader.skipValue()
+            try reader.expectEnd()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// Calls `body` with the bytes of `data`, copying them only when they are not contiguous.
+    ///
+    /// The result comes back through a local variable, not through `withContiguousStorageIfAvailable`'s generic
+    /// result, which would copy a payload through its value witnesses where Foundation's method is not specialised.
+    @inline(__always)
+    static func withContiguousBytes<Result>(
+        of data: some DataProtocol, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+    ) -> Result {
+        var result: Result?
+        let done: Void? = data.withContiguousStorageIfAvailable { bytes in result = body(bytes) }
+        if done != nil, let result { return result }
+        return Array(data).withUnsafeBufferPointer(body)
+    }
+}

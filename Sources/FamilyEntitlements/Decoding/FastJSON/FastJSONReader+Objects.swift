@@ -1,0 +1,238 @@
+/// Objects, arrays and values read whole: payload objects, `JSONValue`, and members skipped after a strict check.
+extension FastJSONReader {
+    /// Where the reader is in a payload object: which fields it has read, and which it expects next.
+    struct ObjectMembers {
+        fileprivate var seen: UInt64 = 0
+        /// The field read last; past the end before the first, where the successor is the first field Apple writes.
+        fileprivate var previous = Int.max
+        fileprivate var isAtStart = true
+    }
+
+    /// Enters a payload object whose opening brace is at `position`; read its members with `nextMember`.
+    @inline(__always)
+    mutating func enterObject() throws(PayloadDecodingError) -> ObjectMembers {
+        try enterContainer()
+        return ObjectMembers()
+    }
+
+    /// Moves to the value of the next member the payload reads and returns its key, or returns nil past the object.
+    ///
+    /// Unknown members are skipped after a strict check. Of duplicate names the first wins and later ones are
+    /// skipped the same way, as `JSONDecoder` keeps the first.
+    @inline(__always)
+    mutating func nextMember<Key>(
+        _ fields: FastJSONFields<Key>, _ members: inout ObjectMembers
+    ) throws(PayloadDecodingError) -> Key? {
+        while true {
+            skipWhitespace()
+            if members.isAtStart {
+                members.isAtStart = false
+                if current == .closeBrace {
+                    position += 1
+                    depth -= 1
+                    return nil
+                }
+            } else if current == .comma {
+                position += 1
+                skipWhitespace()
+                if current == .closeBrace { throw malformed("a trailing comma before } (RFC 8259 section 4)") }
+            } else if current == .closeBrace {
+                position += 1
+                depth -= 1
+                return nil
+            } else {
+                throw malformed("expected , or } after an object member")
+            }
+            guard current == .quote else { throw malformed("expected a member name in double quotes") }
+            let guess = fields.successors[min(members.previous, fields.keys.count)]
+            let field: Int?
+            if fields.isName(of: guess, at: position + 1, in: bytes) {
+                field = guess
+                position += fields.nameLength(of: guess) + 2
+            } else {
+                field = try scanMemberName(fields, guess: guess)
+            }
+            if current == .colon {
+                position += 1
+            } else {
+                try expect(.colon, "a colon after a member name")
+            }
+            skipWhitespace()
+            if let field, members.seen & (1 << UInt64(field)) == 0 {
+                members.seen |= 1 << UInt64(field)
+                members.previous = field
+                return fields.keys[field]
+            }
+            try skipValue()
+        }
+    }
+
+    /// Reads a member name at `position` (its opening quote) and returns the index of the field it names, if any.
+    @inline(__always)
+    private mutating func scanMemberName<Key>(
+        _ fields: FastJSONFields<Key>, guess: Int
+    ) throws(PayloadDecodingError) -> Int? {
+        let start = position + 1
+        let end = endOfPlainText(from: start)
+        guard byte(at: end) == .quote else { return try scanUnusualMemberName(fields) }
+        position = end + 1
+        return fields.index(of: UnsafeBufferPointer(rebasing: bytes[start..<end]), guess: guess)
+    }
+
+    /// Reads a member name with escapes or bytes beyond ASCII, which must decode to Unicode text.
+    private mutating func scanUnusualMemberName<Key>(
+        _ fields: FastJSONFields<Key>
+    ) throws(PayloadDecodingError) -> Int? {
+        let token = try scanString()
+        let name = token.hasEscapes ? try unescape(token) : Array(bytes[token.start..<token.end])
+        return name.withUnsafeBufferPointer { name in
+            fields.index(of: name, guess: 0)
+        }
+    }
+
+    /// Moves past any JSON value after checking it strictly against RFC 8259.
+    ///
+    /// Strings are checked for escapes, control characters and UTF-8, numbers against the grammar, and nesting against
+    /// `maximumDepth`; an escaped unpaired surrogate passes (see `scanString`).
+    mutating func skipValue() throws(PayloadDecodingError) {
+        switch current {
+        case .quote:
+            _ = try scanString()
+        case .openBrace:
+            try enterContainer()
+            skipWhitespace()
+            if current == .closeBrace {
+                position += 1
+                depth -= 1
+                return
+            }
+            while true {
+                skipWhitespace()
+                guard current == .quote else { throw malformed("expected a member name in double quotes") }
+                _ = try scanString()
+                try expect(.colon, "a colon after a member name")
+                skipWhitespace()
+                try skipValue()
+                guard try closeOrContinue(.closeBrace, "a trailing comma before } (RFC 8259 section 4)") else { return }
+            }
+        case .openBracket:
+            try enterContainer()
+            skipWhitespace()
+            if current == .closeBracket {
+                position += 1
+                depth -= 1
+                return
+            }
+            while true {
+                skipWhitespace()
+                try skipValue()
+                guard try closeOrContinue(.closeBracket, "a trailing comma before ] (RFC 8259 section 5)") else {
+                    return
+                }
+            }
+        case UInt8(ascii: "t"), UInt8(ascii: "f"):
+            _ = try readBooleanLiteral()
+        case UInt8(ascii: "n"):
+            try readNull()
+        default:
+            guard isAtNumber else { throw malformed("expected a JSON value") }
+            _ = try scanNumber()
+        }
+    }
+
+    /// After a member or element: moves past a comma and returns true, or past `close` and returns false.
+    @inline(__always)
+    private mutating func closeOrContinue(
+        _ close: UInt8, _ trailingComma: String
+    ) throws(PayloadDecodingError) -> Bool {
+        skipWhitespace()
+        if current == .comma {
+            position += 1
+            skipWhitespace()
+            if current == close { throw malformed(trailingComma) }
+            return true
+        }
+        guard current == close else {
+            throw malformed(close == .closeBrace ? "expected , or } after an object member" : "expected , or ]")
+        }
+        position += 1
+        depth -= 1
+        return false
+    }
+
+    /// Reads any JSON value as `JSONValue` does: every string decoded, every number read as Int64 where it can be.
+    ///
+    /// Objects keep the first of duplicate names, after reading every value, as `[String: JSONValue]` does.
+    mutating func readAnyValue() throws(PayloadDecodingError) -> JSONValue {
+        switch current {
+        case .quote:
+            return .string(try readStringContents())
+        case .openBrace:
+            try enterContainer()
+            skipWhitespace()
+            if current == .closeBrace {
+                position += 1
+                depth -= 1
+                return .object([:])
+            }
+            var members: [(String, JSONValue)] = []
+            members.reserveCapacity(8)
+            while true {
+                skipWhitespace()
+                guard current == .quote else { throw malformed("expected a member name in double quotes") }
+                let name = try readStringContents()
+                try expect(.colon, "a colon after a member name")
+                skipWhitespace()
+                let valueStart = position
+                let valueDepth = depth
+                do throws(PayloadDecodingError) {
+                    members.append((name, try readAnyValue()))
+                } catch  where error.code != PayloadDecodingError.deferredToReference.code {
+                    // `JSONDecoder` never reads the value of a repeated name: only a first occurrence may fail.
+                    guard members.contains(where: { $0.0 == name }) else { throw error.inMember(name) }
+                    position = valueStart
+                    depth = valueDepth
+                    try skipValue()
+                }
+                guard try closeOrContinue(.closeBrace, "a trailing comma before } (RFC 8259 section 4)") else {
+                    // One hash per name; of duplicate names the first wins.
+                    return .object(Dictionary(members, uniquingKeysWith: { first, _ in first }))
+                }
+            }
+        case .openBracket:
+            try enterContainer()
+            skipWhitespace()
+            if current == .closeBracket {
+                position += 1
+                depth -= 1
+                return .array([])
+            }
+            var array: [JSONValue] = []
+            array.reserveCapacity(4)
+            while true {
+                skipWhitespace()
+                do throws(PayloadDecodingError) {
+                    array.append(try readAnyValue())
+                } catch  where error.isAboutTheWholeDocument {
+                    throw error
+                } catch {
+                    // `JSONValue` tries an array with `try?`, then fails as an object at the array's own path.
+                    throw PayloadDecodingError(
+                        code: .wrongType, path: "",
+                        message: "an element of this array is no JSON value this library keeps: \(error)")
+                }
+                guard try closeOrContinue(.closeBracket, "a trailing comma before ] (RFC 8259 section 5)") else {
+                    return .array(array)
+                }
+            }
+        case UInt8(ascii: "t"), UInt8(ascii: "f"):
+            return .bool(try readBooleanLiteral())
+        case UInt8(ascii: "n"):
+            try readNull()
+            return .null
+        default:
+            guard isAtNumber else { throw malformed("expected a JSON value") }
+            return try jsonNumber(scanNumber())
+        }
+    }
+}

@@ -1,0 +1,250 @@
+/// A single-pass reader of strict RFC 8259 JSON over UTF-8 bytes: the cursor of the fast decoding path.
+///
+/// Payload types read their members straight from the bytes into Swift values, with no intermediate tree. `position`
+/// is a byte offset into `bytes`; reading past the end yields the byte 0, which no JSON token accepts. `depth` counts
+/// the objects and arrays open at `position` and may not exceed 512, the limit of Foundation's `JSONDecoder`.
+struct FastJSONReader {
+    /// The deepest nesting of objects and arrays accepted, the same as Foundation's `JSONDecoder`.
+    static let maximumDepth = 512
+
+    let bytes: UnsafeBufferPointer<UInt8>
+    var position = 0
+    var depth = 0
+
+    init(bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+    }
+
+    /// The index of the first byte from `index` on that a string cannot hold as it is: a quote, a backslash, a control
+    /// character or a byte beyond ASCII; `bytes.count` if there is none. Eight bytes at a time where it can.
+    @inline(__always)
+    func endOfPlainText(from index: Int) -> Int {
+        var index = index
+        let raw = UnsafeRawBufferPointer(bytes)
+        while index + 8 <= bytes.count {
+            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            let special = Self.specialBytes(in: word)
+            if special != 0 { return index + special.trailingZeroBitCount >> 3 }
+            index += 8
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == .quote || byte == .backslash || byte < 0x20 || byte >= 0x80 { return index }
+            index += 1
+        }
+        return index
+    }
+
+    /// Whether two byte sequences are equal, compared eight bytes at a time.
+    @inline(__always)
+    static func bytesEqual(_ first: UnsafeBufferPointer<UInt8>, _ second: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = first.count
+        guard second.count == count else { return false }
+        let left = UnsafeRawBufferPointer(first)
+        let right = UnsafeRawBufferPointer(second)
+        var offset = 0
+        while offset + 8 <= count {
+            guard
+                left.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                    == right.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            else { return false }
+            offset += 8
+        }
+        if offset + 4 <= count {
+            guard
+                left.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+                    == right.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+            else { return false }
+            offset += 4
+        }
+        while offset < count {
+            guard first[offset] == second[offset] else { return false }
+            offset += 1
+        }
+        return true
+    }
+
+    /// The high bit of each byte of `word` that is a quote, a backslash, below 0x20 or beyond ASCII; exact for the
+    /// lowest such byte, which is the only one used.
+    @inline(__always)
+    static func specialBytes(in word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let quotes = word ^ (ones &* UInt64(UInt8.quote))
+        let backslashes = word ^ (ones &* UInt64(UInt8.backslash))
+        let quoteBytes = (quotes &- ones) & ~quotes
+        let backslashBytes = (backslashes &- ones) & ~backslashes
+        let controlBytes = word &- ones &* 0x20
+        return (quoteBytes | backslashBytes | controlBytes | word) & (ones &* 0x80)
+    }
+
+    /// The byte at `index`, or 0 past the end.
+    @inline(__always)
+    func byte(at index: Int) -> UInt8 {
+        index < bytes.count ? bytes[index] : 0
+    }
+
+    /// The byte at `position`, or 0 past the end.
+    @inline(__always)
+    var current: UInt8 { byte(at: position) }
+
+    /// Skips RFC 8259 white space: space, tab, line feed and carriage return.
+    @inline(__always)
+    mutating func skipWhitespace() {
+        while true {
+            let byte = current
+            guard byte == .space || byte == .lineFeed || byte == .carriageReturn || byte == .tab else { return }
+            position += 1
+        }
+    }
+
+    /// Skips white space and then `byte`, or fails naming what was expected.
+    @inline(__always)
+    mutating func expect(_ byte: UInt8, _ expectation: @autoclosure () -> String) throws(PayloadDecodingError) {
+        skipWhitespace()
+        guard current == byte else { throw malformed("expected \(expectation())") }
+        position += 1
+    }
+
+    /// Skips a byte order mark at the start, which RFC 8259 section 8.1 lets a parser ignore (as `JSONDecoder` does).
+    mutating func skipByteOrderMark() {
+        if position == 0, byte(at: 0) == 0xEF, byte(at: 1) == 0xBB, byte(at: 2) == 0xBF {
+            position = 3
+        }
+    }
+
+    /// Checks that only white space follows the top-level value.
+    mutating func expectEnd() throws(PayloadDecodingError) {
+        skipWhitespace()
+        guard position >= bytes.count else { throw malformed("expected the end of the document after its value") }
+    }
+
+    /// Enters an object or array whose opening byte is at `position`.
+    @inline(__always)
+    mutating func enterContainer() throws(PayloadDecodingError) {
+        depth += 1
+        guard depth <= Self.maximumDepth else {
+            throw malformed("objects and arrays nest deeper than \(Self.maximumDepth) levels")
+        }
+        position += 1
+    }
+
+    /// Reads the literal `null` at `position`.
+    mutating func readNull() throws(PayloadDecodingError) {
+        try readLiteral(UInt8(ascii: "n"), UInt8(ascii: "u"), UInt8(ascii: "l"), UInt8(ascii: "l"), name: "null")
+    }
+
+    /// Reads `true` or `false` at `position`, the first byte being `t` or `f`.
+    mutating func readBooleanLiteral() throws(PayloadDecodingError) -> Bool {
+        if current == UInt8(ascii: "t") {
+            try readLiteral(UInt8(ascii: "t"), UInt8(ascii: "r"), UInt8(ascii: "u"), UInt8(ascii: "e"), name: "true")
+            return true
+        }
+        try readLiteral(UInt8(ascii: "f"), UInt8(ascii: "a"), UInt8(ascii: "l"), UInt8(ascii: "s"), name: "false")
+        guard current == UInt8(ascii: "e") else { throw malformed("expected the literal false") }
+        position += 1
+        return false
+    }
+
+    /// Reads four bytes of a literal.
+    @inline(__always)
+    private mutating func readLiteral(
+        _ first: UInt8, _ second: UInt8, _ third: UInt8, _ fourth: UInt8, name: String
+    ) throws(PayloadDecodingError) {
+        guard
+            byte(at: position) == first, byte(at: position + 1) == second, byte(at: position + 2) == third,
+            byte(at: position + 3) == fourth
+        else { throw malformed("expected the literal \(name)") }
+        position += 4
+    }
+}
+
+// MARK: - Errors
+
+extension FastJSONReader {
+    /// The error for bytes that are not RFC 8259 JSON at `index` (by default, `position`).
+    func malformed(_ problem: String, at index: Int? = nil) -> PayloadDecodingError {
+        let index = index ?? position
+        return PayloadDecodingError(
+            code: .malformedJSON, path: "",
+            message: "not RFC 8259 JSON: \(problem); found \(describeByte(at: index)) at byte offset \(index)")
+    }
+
+    /// The error for a value of another JSON type than the field takes; the path is added by the enclosing object.
+    func wrongType(expected: String) -> PayloadDecodingError {
+        PayloadDecodingError(code: .wrongType, path: "", message: "expected \(expected), found \(describeValue())")
+    }
+
+    /// Names the byte at `index` for an error message.
+    func describeByte(at index: Int) -> String {
+        guard index < bytes.count else { return "the end of the document" }
+        let byte = bytes[index]
+        if byte >= 0x20, byte < 0x7F {
+            return "\"\(Character(Unicode.Scalar(byte)))\""
+        }
+        return "the byte 0x" + String(byte, radix: 16, uppercase: true)
+    }
+
+    /// Names the JSON type of the value starting at `position`, for an error message.
+    func describeValue() -> String {
+        switch current {
+        case .quote: "a string"
+        case .openBrace: "an object"
+        case .openBracket: "an array"
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): "a boolean"
+        case UInt8(ascii: "n"): "null"
+        case .minus, UInt8(ascii: "0")...UInt8(ascii: "9"): "a number"
+        default: describeByte(at: position)
+        }
+    }
+}
+
+extension PayloadDecodingError {
+    /// The same error found inside the member `name`; malformed JSON stays an error of the whole document.
+    func inMember(_ name: String) -> PayloadDecodingError {
+        isAboutTheWholeDocument ? self : nested(under: name)
+    }
+
+    /// The same error found at `index` of an array.
+    func inElement(_ index: Int) -> PayloadDecodingError {
+        isAboutTheWholeDocument ? self : nested(under: "[\(index)]")
+    }
+
+    /// Whether the error concerns the document rather than one value: malformed JSON, or a deferral.
+    var isAboutTheWholeDocument: Bool {
+        code == .malformedJSON || code == Self.deferredToReference.code
+    }
+
+    /// Not an error in the document: the fast path leaves this value to the reference decoder.
+    ///
+    /// Foundation's `JSONDecoder` reads an integer written with a fraction or exponent whose magnitude is 2^53 or more
+    /// (such as `1.0e16`) through `Decimal`, with rounding rules of its own; the fast path defers those documents.
+    static let deferredToReference = PayloadDecodingError(
+        code: Code(rawValue: "deferred_to_reference"), path: "",
+        message: "an integer written with a fraction or exponent beyond 2^53 is read by the reference decoder")
+}
+
+// MARK: - Bytes
+
+extension UInt8 {
+    static let quote = UInt8(ascii: "\"")
+    static let backslash = UInt8(ascii: "\\")
+    static let slash = UInt8(ascii: "/")
+    static let colon = UInt8(ascii: ":")
+    static let comma = UInt8(ascii: ",")
+    static let openBrace = UInt8(ascii: "{")
+    static let closeBrace = UInt8(ascii: "}")
+    static let openBracket = UInt8(ascii: "[")
+    static let closeBracket = UInt8(ascii: "]")
+    static let minus = UInt8(ascii: "-")
+    static let plus = UInt8(ascii: "+")
+    static let dot = UInt8(ascii: ".")
+    static let zero = UInt8(ascii: "0")
+    static let space = UInt8(ascii: " ")
+    static let tab = UInt8(ascii: "\t")
+    static let lineFeed = UInt8(ascii: "\n")
+    static let carriageReturn = UInt8(ascii: "\r")
+
+    /// Whether the byte is an ASCII digit.
+    @inline(__always)
+    var isDigit: Bool { self &- .zero < 10 }
+}

@@ -1,0 +1,168 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// Fast decoding of a V2 notification and the objects it holds, member for member as `init(from:)` reads them.
+extension NotificationPayload {
+    /// Decodes the value from JSON bytes in one pass, with the same results as `JSONDecoder` (see `AppStorePayload`).
+    public init(jsonData: some DataProtocol) throws(PayloadDecodingError) {
+        // Only the bytes depend on the data's type, so that the decoding itself is compiled for this payload type;
+        // the value is filled in place through a pointer, since a closure capturing it would copy it.
+        self.init()
+        let outcome = withUnsafeMutablePointer(to: &self) { payload in
+            FastJSON.withContiguousBytes(of: jsonData) { bytes in FastJSON.decode(from: bytes, into: &payload.pointee) }
+        }
+        if case .decoded = outcome { return }
+        self = try FastJSON.settle(outcome, as: Self.self, from: jsonData)
+    }
+}
+
+extension NotificationPayload: FastJSONDecodable {
+    /// The fields, with the order Apple writes them in (as in Apple's sample payloads).
+    private static let fastJSONFields = FastJSONFields<CodingKeys>(
+        wireOrder: [
+            .notificationType, .subtype, .notificationUUID, .data, .version, .signedDate, .summary,
+            .externalPurchaseToken, .appData,
+        ])
+
+    static var empty: Self { Self() }
+
+    static func decodeFastJSON(
+        from reader: inout FastJSONReader, into value: inout Self
+    ) throws(PayloadDecodingError) {
+        let fields = fastJSONFields
+        var members = try reader.enterObject()
+        while let key = try reader.nextMember(fields, &members) {
+            do throws(PayloadDecodingError) {
+                switch key {
+                case .notificationType: value.notificationType = try reader.readValue(NotificationType.self)
+                case .subtype: value.subtype = try reader.readValue(NotificationSubtype.self)
+                case .notificationUUID: value.notificationUUID = try reader.readString()
+                case .version: value.version = try reader.readString()
+                case .signedDate: value.signedDate = try reader.readDate()
+                case .data: value.data = try reader.readNested(NotificationData.self)
+                case .summary: value.summary = try reader.readNested(NotificationSummary.self)
+                case .externalPurchaseToken:
+                    value.externalPurchaseToken = try reader.readNested(ExternalPurchaseToken.self)
+                case .appData: value.appData = try reader.readNested(NotificationAppData.self)
+                }
+            } catch {
+                throw error.inMember(key.stringValue)
+            }
+        }
+    }
+}
+
+extension NotificationData: FastJSONDecodable {
+    private static let fastJSONFields = FastJSONFields<CodingKeys>()
+
+    static var empty: Self { Self() }
+
+    static func decodeFastJSON(
+        from reader: inout FastJSONReader, into value: inout Self
+    ) throws(PayloadDecodingError) {
+        let fields = fastJSONFields
+        var members = try reader.enterObject()
+        while let key = try reader.nextMember(fields, &members) {
+            do throws(PayloadDecodingError) {
+                switch key {
+                case .environment: value.environment = try reader.readValue(Environment.self)
+                case .appAppleId: value.appAppleId = try reader.readInt64()
+                case .bundleId: value.bundleId = try reader.readString()
+                case .bundleVersion: value.bundleVersion = try reader.readString()
+                case .signedTransactionInfo: value.signedTransactionInfo = try reader.readString()
+                case .signedRenewalInfo: value.signedRenewalInfo = try reader.readString()
+                case .transactionInfo: value.transactionInfo = try reader.readNested(TransactionPayload.self)
+                case .renewalInfo: value.renewalInfo = try reader.readNested(RenewalInfoPayload.self)
+                case .status: value.status = try reader.readValue(SubscriptionStatus.self)
+                case .consumptionRequestReason:
+                    value.consumptionRequestReason =
+                        try reader.readValue(ConsumptionRequestReason.self)
+                }
+            } catch {
+                throw error.inMember(key.stringValue)
+            }
+        }
+    }
+}
+
+extension NotificationSummary: FastJSONDecodable {
+    private static let fastJSONFields = FastJSONFields<CodingKeys>()
+
+    static var empty: Self { Self() }
+
+    static func decodeFastJSON(
+        from reader: inout FastJSONReader, into value: inout Self
+    ) throws(PayloadDecodingError) {
+        let fields = fastJSONFields
+        var members = try reader.enterObject()
+        while let key = try reader.nextMember(fields, &members) {
+            do throws(PayloadDecodingError) {
+                switch key {
+                case .requestIdentifier: value.requestIdentifier = try reader.readString()
+                case .environment: value.environment = try reader.readValue(Environment.self)
+                case .appAppleId: value.appAppleId = try reader.readInt64()
+                case .bundleId: value.bundleId = try reader.readString()
+                case .productId: value.productId = try reader.readString()
+                case .storefrontCountryCodes: value.storefrontCountryCodes = try reader.readStringArray()
+                case .failedCount: value.failedCount = try reader.readInt64()
+                case .succeededCount: value.succeededCount = try reader.readInt64()
+                }
+            } catch {
+                throw error.inMember(key.stringValue)
+            }
+        }
+    }
+}
+
+extension ExternalPurchaseToken: FastJSONDecodable {
+    private static let fastJSONFields = FastJSONFields<CodingKeys>()
+
+    static var empty: Self { Self() }
+
+    static func decodeFastJSON(
+        from reader: inout FastJSONReader, into value: inout Self
+    ) throws(PayloadDecodingError) {
+        let fields = fastJSONFields
+        var members = try reader.enterObject()
+        while let key = try reader.nextMember(fields, &members) {
+            do throws(PayloadDecodingError) {
+                switch key {
+                case .externalPurchaseId: value.externalPurchaseId = try reader.readString()
+                case .tokenCreationDate: value.tokenCreationDate = try reader.readDate()
+                case .appAppleId: value.appAppleId = try reader.readInt64()
+                case .bundleId: value.bundleId = try reader.readString()
+                }
+            } catch {
+                throw error.inMember(key.stringValue)
+            }
+        }
+    }
+}
+
+extension NotificationAppData: FastJSONDecodable {
+    private static let fastJSONFields = FastJSONFields<CodingKeys>()
+
+    static var empty: Self { Self() }
+
+    static func decodeFastJSON(
+        from reader: inout FastJSONReader, into value: inout Self
+    ) throws(PayloadDecodingError) {
+        let fields = fastJSONFields
+        var members = try reader.enterObject()
+        while let key = try reader.nextMember(fields, &members) {
+            do throws(PayloadDecodingError) {
+                switch key {
+                case .appAppleId: value.appAppleId = try reader.readInt64()
+                case .bundleId: value.bundleId = try reader.readString()
+                case .environment: value.environment = try reader.readValue(Environment.self)
+                case .signedAppTransactionInfo: value.signedAppTransactionInfo = try reader.readString()
+                }
+            } catch {
+                throw error.inMember(key.stringValue)
+            }
+        }
+    }
+}

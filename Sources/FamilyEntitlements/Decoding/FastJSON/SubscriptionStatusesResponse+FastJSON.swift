@@ -1,0 +1,93 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// Fast decoding of a Get All Subscription Statuses body, member for member as `init(from:)` reads it.
+extension SubscriptionStatusesResponse {
+    /// Decodes the value from JSON bytes in one pass, with the same results as `JSONDecoder` (see `AppStorePayload`).
+    public init(jsonData: some DataProtocol) throws(PayloadDecodingError) {
+        // Only the bytes depend on the data's type, so that the decoding itself is compiled for this payload type;
+        // the value is filled in place through a pointer, since a closure capturing it would copy it.
+        self.init()
+        let outcome = withUnsafeMutablePointer(to: &self) { payload in
+            FastJSON.withContiguousBytes(of: jsonData) { bytes in FastJSON.decode(from: bytes, into: &payload.pointee) }
+        }
+        if case .decoded = outcome { return }
+        self = try FastJSON.settle(outcome, as: Self.self, from: jsonData)
+    }
+}
+
+extension SubscriptionStatusesResponse: FastJSONDecodable {
+    private static let fastJSONFields = FastJSONFields<CodingKeys>()
+
+    static var empty: Self { Self() }
+
+    static func decodeFastJSON(
+        from reader: inout FastJSONReader, into value: inout Self
+    ) throws(PayloadDecodingError) {
+        let fields = fastJSONFields
+        var members = try reader.enterObject()
+        while let key = try reader.nextMember(fields, &members) {
+            do throws(PayloadDecodingError) {
+                switch key {
+                case .environment: value.environment = try reader.readValue(Environment.self)
+                case .bundleId: value.bundleId = try reader.readString()
+                case .appAppleId: value.appAppleId = try reader.readInt64()
+                case .data: value.data = try reader.readArray(of: SubscriptionGroupStatus.self)
+                }
+            } catch {
+                throw error.inMember(key.stringValue)
+            }
+        }
+    }
+}
+
+extension SubscriptionGroupStatus: FastJSONDecodable {
+    private static let fastJSONFields = FastJSONFields<CodingKeys>()
+
+    static var empty: Self { Self() }
+
+    static func decodeFastJSON(
+        from reader: inout FastJSONReader, into value: inout Self
+    ) throws(PayloadDecodingError) {
+        let fields = fastJSONFields
+        var members = try reader.enterObject()
+        while let key = try reader.nextMember(fields, &members) {
+            do throws(PayloadDecodingError) {
+                switch key {
+                case .subscriptionGroupIdentifier: value.subscriptionGroupIdentifier = try reader.readString()
+                case .lastTransactions: value.lastTransactions = try reader.readArray(of: LastTransactionsItem.self)
+                }
+            } catch {
+                throw error.inMember(key.stringValue)
+            }
+        }
+    }
+}
+
+extension LastTransactionsItem: FastJSONDecodable {
+    private static let fastJSONFields = FastJSONFields<CodingKeys>()
+
+    static var empty: Self { Self() }
+
+    static func decodeFastJSON(
+        from reader: inout FastJSONReader, into value: inout Self
+    ) throws(PayloadDecodingError) {
+        let fields = fastJSONFields
+        var members = try reader.enterObject()
+        while let key = try reader.nextMember(fields, &members) {
+            do throws(PayloadDecodingError) {
+                switch key {
+                case .status: value.status = try reader.readValue(SubscriptionStatus.self)
+                case .originalTransactionId: value.originalTransactionId = try reader.readString()
+                case .signedTransactionInfo: value.signedTransactionInfo = try reader.readString()
+                case .signedRenewalInfo: value.signedRenewalInfo = try reader.readString()
+                }
+            } catch {
+                throw error.inMember(key.stringValue)
+            }
+        }
+    }
+}

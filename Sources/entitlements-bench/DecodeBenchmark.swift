@@ -1,0 +1,189 @@
+import FamilyEntitlements
+import Foundation
+
+/// The inputs every decode figure reads, generated from the family history.
+struct DecodeInputs {
+    var typicalTransactions: [Data]
+    var fullTransactions: [Data]
+    var renewalInfos: [Data]
+    var notifications: [Data]
+    var historyPages: [Data]
+    static let transactionsPerPage = 20
+
+    init(count: Int, pages: Int) {
+        let history = FamilyHistory.transactions(count: max(count, pages * Self.transactionsPerPage))
+        let sample = Array(history.prefix(count))
+        var random = SeededRandom(state: 42)
+        typicalTransactions = sample.map { AppleJSON.transaction($0) }
+        fullTransactions = sample.map { AppleJSON.transaction($0, full: true) }
+        renewalInfos = sample.enumerated().map { AppleJSON.renewalInfo(for: $1, index: $0) }
+        notifications = sample.enumerated().map { index, transaction in
+            AppleJSON.notification(
+                transactionJWS: AppleJSON.jws(payload: AppleJSON.transaction(transaction), random: &random),
+                renewalJWS: AppleJSON.jws(
+                    payload: AppleJSON.renewalInfo(for: transaction, index: index), random: &random),
+                index: index)
+        }
+        historyPages = (0..<pages).map { page in
+            let slice = history[(page * Self.transactionsPerPage)..<((page + 1) * Self.transactionsPerPage)]
+            return AppleJSON.historyPage(
+                slice.map { AppleJSON.jws(payload: AppleJSON.transaction($0), random: &random) })
+        }
+    }
+}
+
+/// The floor: a plain scan that reads every byte once and branches on it (it counts quotes), building nothing.
+///
+/// Any decoder reads every byte at least once, so no decoder of these bytes runs faster than this loop.
+@inline(never)
+func byteScan(_ data: Data) -> Int {
+    data.withUnsafeBytes { bytes in
+        var quotes = 0
+        for byte in bytes where byte == UInt8(ascii: "\"") {
+            quotes += 1
+        }
+        return quotes
+    }
+}
+
+/// One decode figure for the summary: the fast path's rate against JSONDecoder's.
+struct DecodeSummary {
+    var name: String
+    var ratio: Double
+    var megabytesPerSecond: Double
+}
+
+/// Decode figures: the fast path against JSONDecoder into Codable structs and against the byte scan.
+enum DecodeBenchmark {
+    static func run(_ settings: BenchmarkSettings) -> [DecodeSummary] {
+        let inputs = DecodeInputs(count: settings.isQuick ? 200 : 2_000, pages: settings.isQuick ? 10 : 100)
+        let decoder = Baseline.decoder()
+
+        var summaries: [DecodeSummary] = []
+        summaries.append(
+            payload(
+                "transaction, typical", inputs.typicalTransactions, settings,
+                fast: { try TransactionPayload(jsonData: $0) },
+                reference: { try TransactionPayload(referenceJSONData: $0) },
+                baseline: { try decoder.decode(BaselineTransaction.self, from: $0) }))
+        summaries.append(
+            payload(
+                "transaction, every field (Advanced Commerce)", inputs.fullTransactions, settings,
+                fast: { try TransactionPayload(jsonData: $0) },
+                reference: { try TransactionPayload(referenceJSONData: $0) },
+                baseline: { try decoder.decode(BaselineTransaction.self, from: $0) }))
+        summaries.append(
+            payload(
+                "renewal info", inputs.renewalInfos, settings,
+                fast: { try RenewalInfoPayload(jsonData: $0) },
+                reference: { try RenewalInfoPayload(referenceJSONData: $0) },
+                baseline: { try decoder.decode(BaselineRenewalInfo.self, from: $0) }))
+        summaries.append(
+            payload(
+                "V2 notification (JWS strings inside)", inputs.notifications, settings,
+                fast: { try NotificationPayload(jsonData: $0) },
+                reference: { try NotificationPayload(referenceJSONData: $0) },
+                baseline: { try decoder.decode(BaselineNotification.self, from: $0) }))
+        summaries.append(historyPages(inputs.historyPages, settings, decoder: decoder))
+        return summaries
+    }
+
+    /// Prints the fast, baseline, reference and floor lines of one payload kind.
+    private static func payload<Fast, Reference, Base>(
+        _ name: String, _ inputs: [Data], _ settings: BenchmarkSettings,
+        fast: (Data) throws -> Fast, reference: (Data) throws -> Reference, baseline: (Data) throws -> Base
+    ) -> DecodeSummary {
+        let bytes = inputs.reduce(0) { $0 + $1.count }
+        let average = bytes / max(inputs.count, 1)
+        check(name, inputs, fast, baseline)
+        let fastRate = measure(units: inputs.count, bytes: bytes, settings) {
+            for input in inputs { keep(decodeOrStop(fast, input)) }
+        }
+        let baselineRate = measure(units: inputs.count, bytes: bytes, settings) {
+            for input in inputs { keep(decodeOrStop(baseline, input)) }
+        }
+        let referenceRate = measure(units: inputs.count, bytes: bytes, settings) {
+            for input in inputs { keep(decodeOrStop(reference, input)) }
+        }
+        let floorRate = measure(units: inputs.count, bytes: bytes, settings) {
+            for input in inputs { keep(byteScan(input)) }
+        }
+        let figure = "decode \(name), \(average) B"
+        let ratio = fastRate.unitsPerSecond / baselineRate.unitsPerSecond
+        Report.line(
+            "\(figure): fast path", rate(fastRate),
+            "\(Report.ratio(ratio)) JSONDecoder, \(Report.ratio(fastRate.unitsPerSecond / floorRate.unitsPerSecond)) "
+                + "of the byte scan, \(Report.decimal(fastRate.secondsPerUnit * 1e6, digits: 2)) us each")
+        Report.line(
+            "\(figure): JSONDecoder into Codable structs", rate(baselineRate),
+            "baseline, \(Report.decimal(baselineRate.secondsPerUnit * 1e6, digits: 1)) us each")
+        Report.line(
+            "\(figure): reference path (JSONDecoder, init(from:))", rate(referenceRate),
+            "\(Report.ratio(referenceRate.unitsPerSecond / baselineRate.unitsPerSecond)) JSONDecoder")
+        Report.line(
+            "\(figure): byte scan (floor)", "\(Report.count(floorRate.megabytesPerSecond)) MB/s",
+            "\(Report.ratio(floorRate.unitsPerSecond / baselineRate.unitsPerSecond)) JSONDecoder")
+        return DecodeSummary(name: name, ratio: ratio, megabytesPerSecond: fastRate.megabytesPerSecond)
+    }
+
+    /// Get Transaction History pages of compact JWS strings: the page, then each transaction's payload.
+    private static func historyPages(
+        _ pages: [Data], _ settings: BenchmarkSettings, decoder: JSONDecoder
+    ) -> DecodeSummary {
+        let bytes = pages.reduce(0) { $0 + $1.count }
+        let transactions = pages.count * DecodeInputs.transactionsPerPage
+        let fastRate = measure(units: transactions, bytes: bytes, settings) {
+            for page in pages {
+                keep(
+                    decodeOrStop({ try TransactionHistoryResponse(jsonData: $0).decodeTransactionsUnverified() }, page))
+            }
+        }
+        let baselineRate = measure(units: transactions, bytes: bytes, settings) {
+            for page in pages { keep(decodeOrStop({ try Baseline.decodeHistoryPage($0, with: decoder) }, page)) }
+        }
+        let floorRate = measure(units: transactions, bytes: bytes, settings) {
+            for page in pages { keep(byteScan(page)) }
+        }
+        let figure = "decode history page of \(DecodeInputs.transactionsPerPage) JWS, \(bytes / pages.count) B"
+        let ratio = fastRate.unitsPerSecond / baselineRate.unitsPerSecond
+        Report.line(
+            "\(figure): fast path", rate(fastRate, unit: "transactions"),
+            "\(Report.ratio(ratio)) JSONDecoder, \(Report.count(fastRate.unitsPerSecond / 20)) pages/s")
+        Report.line(
+            "\(figure): Foundation base64 + JSONDecoder", rate(baselineRate, unit: "transactions"), "baseline")
+        Report.line(
+            "\(figure): byte scan (floor)", "\(Report.count(floorRate.megabytesPerSecond)) MB/s",
+            "\(Report.ratio(floorRate.unitsPerSecond / baselineRate.unitsPerSecond)) JSONDecoder")
+        return DecodeSummary(name: "history page (JWS)", ratio: ratio, megabytesPerSecond: fastRate.megabytesPerSecond)
+    }
+
+    /// Decodes one input, stopping the benchmark if it fails: a figure of failures would mean nothing.
+    @inline(__always)
+    private static func decodeOrStop<Value>(_ decode: (Data) throws -> Value, _ input: Data) -> Value {
+        do {
+            return try decode(input)
+        } catch {
+            print("entitlements-bench: an input does not decode: \(error)")
+            exit(1)
+        }
+    }
+
+    private static func rate(_ throughput: Throughput, unit: String = "payloads") -> String {
+        "\(Report.count(throughput.unitsPerSecond)) \(unit)/s, \(Report.count(throughput.megabytesPerSecond)) MB/s"
+    }
+
+    /// Stops the benchmark if a path fails to decode its inputs: a figure of failures would mean nothing.
+    private static func check<Fast, Base>(
+        _ name: String, _ inputs: [Data], _ fast: (Data) throws -> Fast, _ baseline: (Data) throws -> Base
+    ) {
+        for input in inputs {
+            do {
+                _ = try fast(input)
+                _ = try baseline(input)
+            } catch {
+                print("entitlements-bench: \(name): an input does not decode: \(error)")
+                exit(1)
+            }
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import FamilyEntitlements
+import Foundation
+
+/// Rebuild figures: `rebuildEntitlements(history:)` over family histories of 10 to 100,000 transactions, with the
+/// growth exponent between sizes (1 is linear; n log n shows as a little more than 1).
+enum RebuildBenchmark {
+    static let sizes = [10, 100, 1_000, 10_000, 100_000]
+    static let quickSizes = [10, 100, 1_000, 10_000]
+
+    static func run(_ settings: BenchmarkSettings) {
+        measureRebuild(settings, rebuild: nil)
+    }
+
+    /// Measures `rebuild` at each size, or says that there is nothing to measure yet.
+    static func measureRebuild(_ settings: BenchmarkSettings, rebuild: (([TransactionPayload]) -> Void)?) {
+        guard let rebuild else {
+            Report.line("rebuild", "not measured", "rebuildEntitlements(history:) is not in this build yet")
+            return
+        }
+        var previous: (size: Int, seconds: Double)?
+        for size in settings.isQuick ? quickSizes : sizes {
+            let history = FamilyHistory.transactions(count: size)
+            let rate = measure(units: size, bytes: 0, settings) { rebuild(history) }
+            let seconds = 1 / rate.unitsPerSecond * Double(size)
+            var growth = ""
+            if let previous {
+                let exponent = log(seconds / previous.seconds) / log(Double(size) / Double(previous.size))
+                growth =
+                    "growth exponent \(Report.decimal(exponent, digits: 2)) from \(Report.count(Double(previous.size)))"
+            }
+            Report.line(
+                "rebuild, \(Report.count(Double(size))) transactions",
+                "\(Report.count(rate.unitsPerSecond)) transactions/s",
+                growth)
+            previous = (size, seconds)
+        }
+    }
+}

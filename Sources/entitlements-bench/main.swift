@@ -1,0 +1,51 @@
+import Foundation
+
+/// `entitlements-bench [--quick]`: FamilyEntitlements' decode, rebuild and memory figures, each against its baseline
+/// measured in the same run. `--quick` measures a reduced set, for CI to keep the benchmark working (never to judge
+/// speed).
+enum FamilyEntitlementsBench {
+    static func main(_ arguments: [String]) -> Int32 {
+        if arguments.first == MemoryBenchmark.probeFlag, arguments.count == 3, let count = Int(arguments[2]) {
+            return MemoryBenchmark.probe(decoder: arguments[1], count: count)
+        }
+        guard arguments.allSatisfy({ $0 == "--quick" }) else {
+            print("usage: entitlements-bench [--quick]")
+            return 2
+        }
+        let settings = arguments.contains("--quick") ? BenchmarkSettings.quick : .full
+        #if DEBUG
+            print("entitlements-bench: this is a debug build; measure with: swift run -c release entitlements-bench")
+        #endif
+        print("entitlements-bench\(settings.isQuick ? " --quick" : ""): \(machine())")
+        print(
+            "each figure: the median of \(settings.runs) runs of at least \(Int(settings.minimumRunSeconds * 1000)) ms "
+                + "after a warm-up; baselines measured in the same run\n")
+        let summaries = DecodeBenchmark.run(settings)
+        print("")
+        RebuildBenchmark.run(settings)
+        print("")
+        MemoryBenchmark.run(settings)
+        print("")
+        for summary in summaries {
+            Report.line(
+                "summary: decode \(summary.name)", "\(Report.ratio(summary.ratio)) JSONDecoder",
+                "\(Report.count(summary.megabytesPerSecond)) MB/s")
+        }
+        return 0
+    }
+
+    /// The processor count and model, from /proc/cpuinfo where there is one.
+    static func machine() -> String {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        var model = "unknown CPU"
+        if let cpuinfo = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
+            let line = cpuinfo.split(separator: "\n").first(where: { $0.hasPrefix("model name") }),
+            let colon = line.firstIndex(of: ":")
+        {
+            model = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return "\(cores) cores, \(model)"
+    }
+}
+
+exit(FamilyEntitlementsBench.main(Array(CommandLine.arguments.dropFirst())))
