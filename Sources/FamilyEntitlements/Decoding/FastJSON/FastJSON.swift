@@ -40,15 +40,15 @@ enum FastJSON {
         switch outcome {
         case .decoded, .deferred:
             return try Payload(referenceJSONData: data)
-        case .rejected(let error):
+        case .rejected(let fastError):
             do throws(PayloadDecodingError) {
                 _ = try Payload(referenceJSONData: data)
             } catch let reference where reference.code != .malformedJSON || !reference.path.isEmpty {
                 throw reference
             } catch {
-                throw error
+                throw fastError
             }
-            throw error
+            throw fastError
         }
     }
 

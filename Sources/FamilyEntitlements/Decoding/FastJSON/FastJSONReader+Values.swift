@@ -58,7 +58,7 @@ extension FastJSONReader {
             try readNullOrFail(expected: "a number")
             return nil
         }
-        let milliseconds = try finiteDouble(scanNumber())
+        let milliseconds = try dateMilliseconds(scanNumber())
         guard MillisecondDate.isValid(milliseconds) else {
             throw PayloadDecodingError(
                 code: .invalidDate, path: "",
