@@ -169,6 +169,25 @@ struct FastDecoderDifferentialTests {
         Self.checkAllKinds(data, file.url.lastPathComponent)
         let compact = try JSONSerialization.data(withJSONObject: JSONSerialization.jsonObject(with: data))
         Self.checkAllKinds(compact, "\(file.url.lastPathComponent), compacted")
+        if let document = try? AppStoreDocument(data: data) {
+            #expect(Self.referenceDocument(data, as: document.kind) == document, "recognised \(document.kind)")
+        }
+    }
+
+    /// The document of `kind` decoded by the reference path.
+    static func referenceDocument(_ data: Data, as kind: AppStoreDocument.Kind) -> AppStoreDocument? {
+        switch kind {
+        case .transaction: (try? TransactionPayload(referenceJSONData: data)).map { .transaction($0) }
+        case .renewalInfo: (try? RenewalInfoPayload(referenceJSONData: data)).map { .renewalInfo($0) }
+        case .appTransaction: (try? AppTransactionPayload(referenceJSONData: data)).map { .appTransaction($0) }
+        case .notification: (try? NotificationPayload(referenceJSONData: data)).map { .notification($0) }
+        case .transactionHistory:
+            (try? TransactionHistoryResponse(referenceJSONData: data)).map { .transactionHistory($0) }
+        case .subscriptionStatuses:
+            (try? SubscriptionStatusesResponse(referenceJSONData: data)).map { .subscriptionStatuses($0) }
+        case .notificationRequestBody:
+            (try? NotificationRequestBody(referenceJSONData: data)).map { .notificationRequestBody($0) }
+        }
     }
 
     // MARK: - Tricky inputs

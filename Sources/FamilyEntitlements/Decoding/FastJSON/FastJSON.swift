@@ -81,6 +81,36 @@ enum FastJSON {
         }
     }
 
+    /// The member names of a top-level object, for recognising a document's kind; nil where the bytes are not one
+    /// RFC 8259 object, which the reference path then reads (and reports on).
+    static func topLevelNames(in bytes: UnsafeBufferPointer<UInt8>) -> Set<String>? {
+        var reader = FastJSONReader(bytes: bytes)
+        var names = Set<String>()
+        do throws(PayloadDecodingError) {
+            reader.skipByteOrderMark()
+            reader.skipWhitespace()
+            guard reader.current == .openBrace else { return nil }
+            try reader.enterContainer()
+            reader.skipWhitespace()
+            if reader.current == .closeBrace {
+                reader.position += 1
+            } else {
+                repeat {
+                    reader.skipWhitespace()
+                    guard reader.current == .quote else { return nil }
+                    names.insert(try reader.readStringContents())
+                    try reader.expect(.colon, "a colon after a member name")
+                    reader.skipWhitespace()
+                    try reader.skipValue()
+                } while try reader.closeOrContinue(.closeBrace, "a trailing comma before }")
+            }
+            try reader.expectEnd()
+            return names
+        } catch {
+            return nil
+        }
+    }
+
     /// The first place the bytes break RFC 8259, or nil when they are one JSON text.
     static func firstSyntaxError(in bytes: UnsafeBufferPointer<UInt8>) -> PayloadDecodingError? {
         var reader = FastJSONReader(bytes: bytes)
