@@ -434,6 +434,10 @@ struct FastDecoderDifferentialTests {
                 bytes: [0xFF, 0xFE] + #"{"price":1}"#.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] },
                 .onlyReferenceAccepts("section 8.1: JSON text exchanged between systems is UTF-8")),
             .init(
+                "UTF-32BE with a byte order mark",
+                bytes: [0, 0, 0xFE, 0xFF] + #"{"price":1}"#.utf8.flatMap { [0, 0, 0, $0] },
+                .onlyReferenceAccepts("section 8.1: JSON text exchanged between systems is UTF-8")),
+            .init(
                 "UTF-16LE without a byte order mark",
                 bytes: #"{"price":1}"#.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] },
                 .onlyReferenceAccepts("section 8.1: JSON text exchanged between systems is UTF-8")),
