@@ -169,6 +169,25 @@ struct FastDecoderDifferentialTests {
         Self.checkAllKinds(data, file.url.lastPathComponent)
         let compact = try JSONSerialization.data(withJSONObject: JSONSerialization.jsonObject(with: data))
         Self.checkAllKinds(compact, "\(file.url.lastPathComponent), compacted")
+        if let document = try? AppStoreDocument(data: data) {
+            #expect(Self.referenceDocument(data, as: document.kind) == document, "recognised \(document.kind)")
+        }
+    }
+
+    /// The document of `kind` decoded by the reference path.
+    static func referenceDocument(_ data: Data, as kind: AppStoreDocument.Kind) -> AppStoreDocument? {
+        switch kind {
+        case .transaction: (try? TransactionPayload(referenceJSONData: data)).map { .transaction($0) }
+        case .renewalInfo: (try? RenewalInfoPayload(referenceJSONData: data)).map { .renewalInfo($0) }
+        case .appTransaction: (try? AppTransactionPayload(referenceJSONData: data)).map { .appTransaction($0) }
+        case .notification: (try? NotificationPayload(referenceJSONData: data)).map { .notification($0) }
+        case .transactionHistory:
+            (try? TransactionHistoryResponse(referenceJSONData: data)).map { .transactionHistory($0) }
+        case .subscriptionStatuses:
+            (try? SubscriptionStatusesResponse(referenceJSONData: data)).map { .subscriptionStatuses($0) }
+        case .notificationRequestBody:
+            (try? NotificationRequestBody(referenceJSONData: data)).map { .notificationRequestBody($0) }
+        }
     }
 
     // MARK: - Tricky inputs
@@ -415,6 +434,10 @@ struct FastDecoderDifferentialTests {
                 bytes: [0xFF, 0xFE] + #"{"price":1}"#.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] },
                 .onlyReferenceAccepts("section 8.1: JSON text exchanged between systems is UTF-8")),
             .init(
+                "UTF-32BE with a byte order mark",
+                bytes: [0, 0, 0xFE, 0xFF] + #"{"price":1}"#.utf8.flatMap { [0, 0, 0, $0] },
+                .onlyReferenceAccepts("section 8.1: JSON text exchanged between systems is UTF-8")),
+            .init(
                 "UTF-16LE without a byte order mark",
                 bytes: #"{"price":1}"#.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] },
                 .onlyReferenceAccepts("section 8.1: JSON text exchanged between systems is UTF-8")),
@@ -492,6 +515,73 @@ struct FastDecoderDifferentialTests {
             #expect(comparison.referenceAccepts && !comparison.fastAccepts)
             #expect(!RFC8259.isJSONText(row.bytes))
         }
+    }
+
+    // MARK: - Errors
+
+    struct ErrorCase: CustomTestStringConvertible, Sendable {
+        var json: String
+        var kind: String
+        var code: PayloadDecodingError.Code
+        var path: String
+        var testDescription: String
+
+        init(
+            _ description: String, _ json: String, _ code: PayloadDecodingError.Code, at path: String,
+            kind: String = "transaction"
+        ) {
+            self.json = json
+            self.kind = kind
+            self.code = code
+            self.path = path
+            testDescription = description
+        }
+
+        static let all: [ErrorCase] = [
+            .init(
+                "a price past Int64 -> number_out_of_range at price", #"{"price":9223372036854775808}"#,
+                .numberOutOfRange, at: "price"),
+            .init(
+                "a quantity of 1.5 -> number_out_of_range at quantity", #"{"quantity":1.5}"#, .numberOutOfRange,
+                at: "quantity"),
+            .init(
+                "a nested price of 1e400 -> number_out_of_range at commitmentInfo.commitmentPrice",
+                #"{"commitmentInfo":{"commitmentPrice":1e400}}"#, .numberOutOfRange,
+                at: "commitmentInfo.commitmentPrice"),
+            .init(
+                "a date of 1e400 -> invalid_date at purchaseDate", #"{"purchaseDate":1e400}"#, .invalidDate,
+                at: "purchaseDate"),
+            .init(
+                "a date past the year 9999 -> invalid_date at expiresDate", #"{"expiresDate":1e300}"#, .invalidDate,
+                at: "expiresDate"),
+            .init("a string for a price -> wrong_type at price", #"{"price":"1"}"#, .wrongType, at: "price"),
+            .init(
+                "a lone surrogate -> invalid_value at productId", #"{"productId":"\ud800"}"#, .invalidValue,
+                at: "productId"),
+            .init(
+                "a token that is no UUID -> invalid_uuid at appAccountToken", #"{"appAccountToken":"x"}"#, .invalidUUID,
+                at: "appAccountToken"),
+            .init("a trailing comma -> malformed_json for the document", #"{"price":1,}"#, .malformedJSON, at: ""),
+            .init("an empty document -> malformed_json", "", .malformedJSON, at: ""),
+            .init(
+                "a null signed transaction -> missing_value at signedTransactions[1]",
+                #"{"signedTransactions":["a",null]}"#,
+                .missingValue, at: "signedTransactions[1]", kind: "transaction history"),
+            .init(
+                "a wrong type in a notification's transaction -> wrong_type at data.transactionInfo.price",
+                #"{"data":{"transactionInfo":{"price":"x"}}}"#, .wrongType, at: "data.transactionInfo.price",
+                kind: "notification"),
+        ]
+    }
+
+    /// Rejections name the member and the rule, with the reference's code where the reference names a member.
+    @Test(arguments: ErrorCase.all)
+    func errorsNameTheMember(_ row: ErrorCase) throws {
+        let compare = try #require(Self.kinds.first { $0.name == row.kind }).compare
+        let comparison = compare(Data(row.json.utf8))
+        #expect(!comparison.fastAccepts)
+        #expect(comparison.fastError?.code == row.code)
+        #expect(comparison.fastError?.path == row.path)
     }
 
     // MARK: - Seeded mutations

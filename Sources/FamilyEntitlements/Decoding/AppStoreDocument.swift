@@ -52,8 +52,9 @@ public enum AppStoreDocument: Hashable, Sendable {
         if let kind {
             resolved = kind
         } else {
-            let keys = try PayloadJSON.decode(TopLevelKeys.self, from: json).keys
-            resolved = try Self.recognise(keys)
+            var keys = FastJSON.withContiguousBytes(of: json) { FastJSON.topLevelNames(in: $0) }
+            if keys == nil { keys = try PayloadJSON.decode(TopLevelKeys.self, from: json).keys }
+            resolved = try Self.recognise(keys ?? [])
         }
         switch resolved {
         case .transaction: self = .transaction(try TransactionPayload(jsonData: json))

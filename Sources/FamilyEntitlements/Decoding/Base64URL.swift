@@ -28,44 +28,49 @@ package enum Base64URL {
         guard count >= 0 else {
             return referenceDecode(String(decoding: text, as: UTF8.self)).map { Array($0) }
         }
-        return [UInt8](unsafeUninitializedCapacity: count) { output, initialized in
-            let table = decodingTable
-            var input = 0
-            var index = 0
-            while index + 3 <= count {
-                let quad =
-                    UInt32(table[Int(text[input])]) << 18 | UInt32(table[Int(text[input + 1])]) << 12
-                    | UInt32(table[Int(text[input + 2])]) << 6 | UInt32(table[Int(text[input + 3])])
-                output[index] = UInt8(truncatingIfNeeded: quad >> 16)
-                output[index + 1] = UInt8(truncatingIfNeeded: quad >> 8)
-                output[index + 2] = UInt8(truncatingIfNeeded: quad)
-                input += 4
-                index += 3
+        return decodingTable.withUnsafeBufferPointer { table in
+            [UInt8](unsafeUninitializedCapacity: count) { output, initialized in
+                var input = 0
+                var index = 0
+                while index + 3 <= count {
+                    let quad =
+                        UInt32(table[Int(text[input])]) << 18 | UInt32(table[Int(text[input + 1])]) << 12
+                        | UInt32(table[Int(text[input + 2])]) << 6 | UInt32(table[Int(text[input + 3])])
+                    output[index] = UInt8(truncatingIfNeeded: quad >> 16)
+                    output[index + 1] = UInt8(truncatingIfNeeded: quad >> 8)
+                    output[index + 2] = UInt8(truncatingIfNeeded: quad)
+                    input += 4
+                    index += 3
+                }
+                if index < count {
+                    var quad = UInt32(table[Int(text[input])]) << 18 | UInt32(table[Int(text[input + 1])]) << 12
+                    if count - index == 2 { quad |= UInt32(table[Int(text[input + 2])]) << 6 }
+                    output[index] = UInt8(truncatingIfNeeded: quad >> 16)
+                    if count - index == 2 { output[index + 1] = UInt8(truncatingIfNeeded: quad >> 8) }
+                }
+                initialized = count
             }
-            if index < count {
-                var quad = UInt32(table[Int(text[input])]) << 18 | UInt32(table[Int(text[input + 1])]) << 12
-                if count - index == 2 { quad |= UInt32(table[Int(text[input + 2])]) << 6 }
-                output[index] = UInt8(truncatingIfNeeded: quad >> 16)
-                if count - index == 2 { output[index + 1] = UInt8(truncatingIfNeeded: quad >> 8) }
-            }
-            initialized = count
         }
     }
 
     /// How many bytes base64url text decodes to; nil where it is not base64url, and -1 where it holds `=` before
     /// its trailing padding (left to `referenceDecode`).
     static func decodedCount(_ text: UnsafeBufferPointer<UInt8>) -> Int? {
-        let table = decodingTable
         var length = text.count
         while length > 0, text[length - 1] == UInt8(ascii: "=") { length -= 1 }
-        for index in 0..<length where table[Int(text[index])] >= 64 {
-            return table[Int(text[index])] == padding ? -1 : nil
+        // Every byte's table entry ORed together: 0x80 marks a byte outside the alphabet, 0x40 an inner `=`.
+        let marks = decodingTable.withUnsafeBufferPointer { table in
+            var marks: UInt8 = 0
+            for byte in text[..<length] { marks |= table[Int(byte)] }
+            return marks
         }
+        if marks & invalid != 0 { return nil }
+        if marks & padding != 0 { return -1 }
         guard length % 4 != 1 else { return nil }
         return length / 4 * 3 + max(length % 4 - 1, 0)
     }
 
-    /// The 6-bit value of each base64url byte; 64 for `=`, 255 for bytes outside the alphabet.
+    /// The 6-bit value of each base64url byte; `padding` for `=`, `invalid` for bytes outside the alphabet.
     private static let decodingTable: [UInt8] = (0...255).map { byte -> UInt8 in
         switch UInt8(byte) {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"): UInt8(byte) - UInt8(ascii: "A")
@@ -74,11 +79,12 @@ package enum Base64URL {
         case UInt8(ascii: "-"): 62
         case UInt8(ascii: "_"): 63
         case UInt8(ascii: "="): padding
-        default: 255
+        default: invalid
         }
     }
 
-    private static let padding: UInt8 = 64
+    private static let padding: UInt8 = 0x40
+    private static let invalid: UInt8 = 0x80
 
     /// The reference decoding, through Foundation's `Data(base64Encoded:)`.
     package static func referenceDecode(_ text: some StringProtocol) -> Data? {

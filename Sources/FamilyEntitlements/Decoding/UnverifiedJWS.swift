@@ -46,13 +46,9 @@ public struct UnverifiedJWS: Hashable, Sendable {
     private static func asciiSegments(
         of bytes: UnsafeBufferPointer<UInt8>, decodesAll: Bool
     ) throws(PayloadDecodingError) -> (header: [UInt8], payload: [UInt8], signature: [UInt8])? {
+        guard let (dots, dotCount) = asciiDots(in: bytes) else { return nil }
         var start = 0
         var end = bytes.count
-        var dots: [Int] = []
-        for (index, byte) in bytes.enumerated() {
-            if byte >= 0x80 { return nil }
-            if byte == UInt8(ascii: ".") { dots.append(index) }
-        }
         func isWhitespace(_ byte: UInt8) -> Bool { byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) }
         while start < end, isWhitespace(bytes[start]) { start += 1 }
         while end > start, isWhitespace(bytes[end - 1]) { end -= 1 }
@@ -60,11 +56,10 @@ public struct UnverifiedJWS: Hashable, Sendable {
             start += 1
             end -= 1
         }
-        dots.removeAll { $0 < start || $0 >= end }
-        guard dots.count == 2 else {
+        guard dotCount == 2 else {
             throw PayloadDecodingError(
                 code: .malformedJWS, path: "",
-                message: "a compact JWS has 3 dot-separated segments; this has \(dots.count + 1)")
+                message: "a compact JWS has 3 dot-separated segments; this has \(dotCount + 1)")
         }
         let ranges = [start..<dots[0], (dots[0] + 1)..<dots[1], (dots[1] + 1)..<end]
         var decoded: [[UInt8]] = []
@@ -81,6 +76,38 @@ public struct UnverifiedJWS: Hashable, Sendable {
         }
         guard !ranges[0].isEmpty, !ranges[1].isEmpty else { throw emptySegment }
         return (decoded[0], decoded[1], decoded[2])
+    }
+
+    /// Where the first two dots are in all-ASCII text and how many there are, or nil for text beyond ASCII; eight
+    /// bytes at a time.
+    private static func asciiDots(in bytes: UnsafeBufferPointer<UInt8>) -> (first: [Int], count: Int)? {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let raw = UnsafeRawBufferPointer(bytes)
+        var dots: [Int] = []
+        var count = 0
+        var index = 0
+        while index + 8 <= bytes.count {
+            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            if word & highs != 0 { return nil }
+            let dotBytes = word ^ (ones &* UInt64(UInt8(ascii: ".")))
+            if (dotBytes &- ones) & ~dotBytes & highs != 0 {
+                for offset in 0..<8 where bytes[index + offset] == UInt8(ascii: ".") {
+                    if count < 2 { dots.append(index + offset) }
+                    count += 1
+                }
+            }
+            index += 8
+        }
+        while index < bytes.count {
+            if bytes[index] >= 0x80 { return nil }
+            if bytes[index] == UInt8(ascii: ".") {
+                if count < 2 { dots.append(index) }
+                count += 1
+            }
+            index += 1
+        }
+        return (dots, count)
     }
 
     /// The segments of a compact JWS read as characters, for text beyond ASCII.

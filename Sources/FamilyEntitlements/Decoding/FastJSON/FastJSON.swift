@@ -40,15 +40,15 @@ enum FastJSON {
         switch outcome {
         case .decoded, .deferred:
             return try Payload(referenceJSONData: data)
-        case .rejected(let error):
+        case .rejected(let fastError):
             do throws(PayloadDecodingError) {
                 _ = try Payload(referenceJSONData: data)
             } catch let reference where reference.code != .malformedJSON || !reference.path.isEmpty {
                 throw reference
             } catch {
-                throw error
+                throw fastError
             }
-            throw error
+            throw fastError
         }
     }
 
@@ -78,6 +78,36 @@ enum FastJSON {
                 return .rejected(syntaxError)
             }
             return error.code == PayloadDecodingError.deferredToReference.code ? .deferred : .rejected(error)
+        }
+    }
+
+    /// The member names of a top-level object, for recognising a document's kind; nil where the bytes are not one
+    /// RFC 8259 object, which the reference path then reads (and reports on).
+    static func topLevelNames(in bytes: UnsafeBufferPointer<UInt8>) -> Set<String>? {
+        var reader = FastJSONReader(bytes: bytes)
+        var names = Set<String>()
+        do throws(PayloadDecodingError) {
+            reader.skipByteOrderMark()
+            reader.skipWhitespace()
+            guard reader.current == .openBrace else { return nil }
+            try reader.enterContainer()
+            reader.skipWhitespace()
+            if reader.current == .closeBrace {
+                reader.position += 1
+            } else {
+                repeat {
+                    reader.skipWhitespace()
+                    guard reader.current == .quote else { return nil }
+                    names.insert(try reader.readStringContents())
+                    try reader.expect(.colon, "a colon after a member name")
+                    reader.skipWhitespace()
+                    try reader.skipValue()
+                } while try reader.closeOrContinue(.closeBrace, "a trailing comma before }")
+            }
+            try reader.expectEnd()
+            return names
+        } catch {
+            return nil
         }
     }
 

@@ -142,9 +142,9 @@ extension FastJSONReader {
     @inline(__always)
     func int64(_ token: NumberToken) throws(PayloadDecodingError) -> Int64 {
         if let value = plainInt64(token) { return value }
-        if token.isInteger { throw outOfRange(token, "Int64") }
+        if token.isInteger { throw notAnInteger(token, Int64.self) }
         let value = try double(token)
-        guard let integer = Int64(exactly: value) else { throw notInteger(token, value: value, "Int64") }
+        guard let integer = Int64(exactly: value) else { throw notAnInteger(token, Int64.self) }
         guard value.magnitude < 0x1p53 else { throw PayloadDecodingError.deferredToReference }
         return integer
     }
@@ -153,27 +153,27 @@ extension FastJSONReader {
     @inline(__always)
     func int32(_ token: NumberToken) throws(PayloadDecodingError) -> Int32 {
         if let value = plainInt64(token) {
-            guard let narrow = Int32(exactly: value) else { throw outOfRange(token, "Int32") }
+            guard let narrow = Int32(exactly: value) else { throw notAnInteger(token, Int32.self) }
             return narrow
         }
-        if token.isInteger { throw outOfRange(token, "Int32") }
+        if token.isInteger { throw notAnInteger(token, Int32.self) }
         let value = try double(token)
-        guard let integer = Int32(exactly: value) else { throw notInteger(token, value: value, "Int32") }
+        guard let integer = Int32(exactly: value) else { throw notAnInteger(token, Int32.self) }
         return integer
     }
 
-    /// The number as a Double field reads it (`JSONDecoder.decode(Double.self)`): finite, and not rounded to zero.
+    /// The number as a date field reads it (`JSONDecoder.decode(Double.self)`): finite, and not rounded to zero.
+    ///
+    /// What `JSONDecoder` cannot read as a Double is an `invalidDate` error, as the reference path reports it.
     @inline(__always)
-    func finiteDouble(_ token: NumberToken) throws(PayloadDecodingError) -> Double {
+    func dateMilliseconds(_ token: NumberToken) throws(PayloadDecodingError) -> Double {
         if let value = plainInt64(token), value.magnitude <= UInt64(1) << 53 {
             return value == 0 && token.isNegative ? -0.0 : Double(value)
         }
         let value = try double(token)
-        guard value.isFinite else { throw outOfRange(token, "Double") }
-        guard value != 0 || isZeroAsFoundationReadsIt(token) else {
+        guard value.isFinite, value != 0 || isZeroAsFoundationReadsIt(token) else {
             throw PayloadDecodingError(
-                code: .numberOutOfRange, path: "",
-                message: "\(text(of: token)) is too small for a Double and would read as zero")
+                code: .invalidDate, path: "", message: "\(text(of: token)) is beyond the range of a date")
         }
         return value
     }
@@ -218,17 +218,9 @@ extension FastJSONReader {
         return .number(value)
     }
 
-    private func outOfRange(_ token: NumberToken, _ type: String) -> PayloadDecodingError {
+    private func notAnInteger<T: FixedWidthInteger>(_ token: NumberToken, _ type: T.Type) -> PayloadDecodingError {
         PayloadDecodingError(
-            code: .numberOutOfRange, path: "", message: "\(text(of: token)) is beyond the range of \(type)")
-    }
-
-    private func notInteger(_ token: NumberToken, value: Double, _ type: String) -> PayloadDecodingError {
-        guard value.isFinite, value == value.rounded(.towardZero) else {
-            if !value.isFinite { return outOfRange(token, type) }
-            return PayloadDecodingError(
-                code: .invalidValue, path: "", message: "\(text(of: token)) is not a whole number for \(type)")
-        }
-        return outOfRange(token, type)
+            code: .numberOutOfRange, path: "",
+            message: "\(text(of: token)) is not an integer from \(T.min) to \(T.max)")
     }
 }

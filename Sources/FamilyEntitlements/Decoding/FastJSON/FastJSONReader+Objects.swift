@@ -142,7 +142,7 @@ extension FastJSONReader {
 
     /// After a member or element: moves past a comma and returns true, or past `close` and returns false.
     @inline(__always)
-    private mutating func closeOrContinue(
+    mutating func closeOrContinue(
         _ close: UInt8, _ trailingComma: String
     ) throws(PayloadDecodingError) -> Bool {
         skipWhitespace()

@@ -159,9 +159,9 @@ extension FastJSONReader {
 
     private func unpairedSurrogate(at index: Int) -> PayloadDecodingError {
         PayloadDecodingError(
-            code: .malformedJSON, path: "",
-            message: "a \\u escape at byte offset \(index) is half of a UTF-16 surrogate pair without the other half, "
-                + "which is not a Unicode character (RFC 8259 section 8.2)")
+            code: .invalidValue, path: "",
+            message: "the \\u escape at byte offset \(index) is half of a UTF-16 surrogate pair without the other "
+                + "half, which is no Unicode character (RFC 8259 section 8.2)")
     }
 
     /// The value of four checked hexadecimal digits at `index`.

@@ -58,7 +58,7 @@ extension FastJSONReader {
             try readNullOrFail(expected: "a number")
             return nil
         }
-        let milliseconds = try finiteDouble(scanNumber())
+        let milliseconds = try dateMilliseconds(scanNumber())
         guard MillisecondDate.isValid(milliseconds) else {
             throw PayloadDecodingError(
                 code: .invalidDate, path: "",
@@ -230,18 +230,8 @@ extension FastJSONReader {
             } catch {
                 throw error.inElement(elements.count)
             }
-            skipWhitespace()
-            switch current {
-            case .comma:
-                position += 1
-                skipWhitespace()
-                if current == .closeBracket { throw malformed("a trailing comma before ] (RFC 8259 section 5)") }
-            case .closeBracket:
-                position += 1
-                depth -= 1
+            guard try closeOrContinue(.closeBracket, "a trailing comma before ] (RFC 8259 section 5)") else {
                 return elements
-            default:
-                throw malformed("expected , or ] after an array element")
             }
         }
     }

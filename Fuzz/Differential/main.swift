@@ -1,0 +1,240 @@
+// A libFuzzer target that holds the fast decoding path to the reference path (Foundation's JSONDecoder).
+//
+// Build and run (Linux toolchain with libFuzzer), from the package root:
+//
+//   mkdir -p .build/fuzz-differential
+//   swiftc -sanitize=fuzzer -parse-as-library -O -swift-version 6 -package-name familyentitlements \
+//       -module-name FamilyEntitlements -emit-library -static -o .build/fuzz-differential/libFamilyEntitlements.a \
+//       -emit-module -emit-module-path .build/fuzz-differential/FamilyEntitlements.swiftmodule \
+//       $(find Sources/FamilyEntitlements -name '*.swift' | sort)
+//   swiftc -sanitize=fuzzer -parse-as-library -O -swift-version 6 -package-name familyentitlements \
+//       -I .build/fuzz-differential -L .build/fuzz-differential -lFamilyEntitlements \
+//       Fuzz/Differential/main.swift -o .build/fuzz-differential/fuzz-differential
+//   SWIFT_BACKTRACE=enable=no .build/fuzz-differential/fuzz-differential -max_total_time=60 -max_len=4096 \
+//       .build/fuzz-differential/corpus Fixtures
+//
+// Every input is decoded as each payload type by both paths, and the run stops (a crash libFuzzer keeps) when a rule
+// breaks: where both accept, the values differ; the fast path accepts what the reference rejects; only the reference
+// accepts an input that is RFC 8259 JSON; or the fast path accepts an input that is not. An input of ASCII text is
+// also read as a compact JWS and as base64url by the fast and the former readings, which must agree.
+
+import FamilyEntitlements
+import Foundation
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzDifferential(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    let bytes = start.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? []
+    let data = Data(bytes)
+    let isJSON = RFC8259.isJSONText(bytes)
+    check(TransactionPayload.self, data, isJSON: isJSON)
+    check(RenewalInfoPayload.self, data, isJSON: isJSON)
+    check(NotificationPayload.self, data, isJSON: isJSON)
+    check(AppTransactionPayload.self, data, isJSON: isJSON)
+    check(TransactionHistoryResponse.self, data, isJSON: isJSON)
+    check(SubscriptionStatusesResponse.self, data, isJSON: isJSON)
+    check(NotificationRequestBody.self, data, isJSON: isJSON)
+    if bytes.allSatisfy({ $0 < 0x80 }) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard Base64URL.decode(text) == Base64URL.referenceDecode(text) else {
+            fatalError("base64url: the fast reading differs from Foundation's for \(text.debugDescription)")
+        }
+        let fast = Result { () throws(PayloadDecodingError) in try UnverifiedJWS(compact: text) }
+        let reference = Result { () throws(PayloadDecodingError) in try referenceJWS(text) }
+        guard fast == reference else {
+            fatalError("compact JWS: the fast reading differs from the former one for \(text.debugDescription)")
+        }
+    }
+    return 0
+}
+
+/// Stops the run when the two paths break a rule for `type`.
+func check<T: AppStorePayload>(_ type: T.Type, _ data: Data, isJSON: Bool) {
+    let reference = Result { () throws(PayloadDecodingError) in try T(referenceJSONData: data) }
+    let fast = Result { () throws(PayloadDecodingError) in try T(jsonData: data) }
+    let fastAlone = T.decodeWithFastPathOnly(data)
+    let input = String(decoding: data.prefix(300), as: UTF8.self).debugDescription
+    switch (reference, fast) {
+    case (.success(let expected), .success(let actual)):
+        guard same(expected, actual) else { fatalError("\(T.self): the paths decode different values for \(input)") }
+    case (.failure(let error), .success):
+        fatalError("\(T.self): the fast path accepts what the reference rejects (\(error)): \(input)")
+    case (.success, .failure(let error)):
+        guard !isJSON else {
+            fatalError("\(T.self): only the reference accepts RFC 8259 JSON (fast path: \(error)): \(input)")
+        }
+    case (.failure, .failure):
+        break
+    }
+    if case .success(let alone) = fastAlone {
+        guard case .success(let expected) = reference, same(alone, expected) else {
+            fatalError("\(T.self): the fast path alone disagrees with the reference: \(input)")
+        }
+    }
+    if !isJSON, case .success = fast {
+        fatalError("\(T.self): the fast path accepts what breaks RFC 8259: \(input)")
+    }
+}
+
+/// Equal as values and encoded to the same bytes (`String` equality is canonical equivalence; bytes are not).
+func same<T: AppStorePayload>(_ first: T, _ second: T) -> Bool {
+    guard first == second else { return false }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    return (try? encoder.encode(first)) == (try? encoder.encode(second))
+}
+
+/// How `UnverifiedJWS(compact:)` read a compact JWS before the fast path: by characters, through Foundation's base64.
+func referenceJWS(_ compact: String) throws(PayloadDecodingError) -> UnverifiedJWS {
+    var text = Substring(compact)
+    while let first = text.first, first.isWhitespace { text.removeFirst() }
+    while let last = text.last, last.isWhitespace { text.removeLast() }
+    if text.count >= 2, text.first == "\"", text.last == "\"" { text = text.dropFirst().dropLast() }
+    let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+    guard parts.count == 3 else {
+        throw PayloadDecodingError(
+            code: .malformedJWS, path: "",
+            message: "a compact JWS has 3 dot-separated segments; this has \(parts.count)")
+    }
+    let names = ["header", "payload", "signature"]
+    var decoded: [Data] = []
+    for (index, part) in parts.enumerated() {
+        guard let data = Base64URL.referenceDecode(part) else {
+            throw PayloadDecodingError(
+                code: .invalidBase64, path: "", message: "the JWS \(names[index]) segment is not base64url")
+        }
+        decoded.append(data)
+    }
+    guard !parts[0].isEmpty, !parts[1].isEmpty else {
+        throw PayloadDecodingError(code: .malformedJWS, path: "", message: "the JWS header or payload is empty")
+    }
+    var jws = try UnverifiedJWS(compact: "e30.e30.")
+    jws.headerData = decoded[0]
+    jws.payloadData = decoded[1]
+    jws.signature = decoded[2]
+    return jws
+}
+
+/// Whether bytes are one JSON text by RFC 8259 (sections 2 to 7, UTF-8 by section 8.1, a leading byte order mark
+/// allowed), written separately from the fast path. Escaped unpaired surrogates pass, as the grammar allows them.
+enum RFC8259 {
+    static func isJSONText(_ input: [UInt8]) -> Bool {
+        var bytes = input[...]
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        guard Array(String(decoding: bytes, as: UTF8.self).utf8) == Array(bytes) else { return false }
+        var parser = Parser(bytes: Array(bytes))
+        parser.skipWhitespace()
+        guard parser.value(depth: 0) else { return false }
+        parser.skipWhitespace()
+        return parser.index == parser.bytes.count
+    }
+
+    struct Parser {
+        var bytes: [UInt8]
+        var index = 0
+
+        var current: UInt8? { index < bytes.count ? bytes[index] : nil }
+
+        mutating func skipWhitespace() {
+            while let byte = current, byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { index += 1 }
+        }
+
+        mutating func take(_ byte: UInt8) -> Bool {
+            guard current == byte else { return false }
+            index += 1
+            return true
+        }
+
+        mutating func literal(_ text: String) -> Bool {
+            let expected = Array(text.utf8)
+            guard bytes.count - index >= expected.count, Array(bytes[index..<(index + expected.count)]) == expected
+            else { return false }
+            index += expected.count
+            return true
+        }
+
+        mutating func value(depth: Int) -> Bool {
+            guard depth < 10_000, let byte = current else { return false }
+            switch byte {
+            case UInt8(ascii: "{"):
+                index += 1
+                skipWhitespace()
+                if take(UInt8(ascii: "}")) { return true }
+                repeat {
+                    skipWhitespace()
+                    guard string() else { return false }
+                    skipWhitespace()
+                    guard take(UInt8(ascii: ":")) else { return false }
+                    skipWhitespace()
+                    guard value(depth: depth + 1) else { return false }
+                    skipWhitespace()
+                } while take(UInt8(ascii: ","))
+                return take(UInt8(ascii: "}"))
+            case UInt8(ascii: "["):
+                index += 1
+                skipWhitespace()
+                if take(UInt8(ascii: "]")) { return true }
+                repeat {
+                    skipWhitespace()
+                    guard value(depth: depth + 1) else { return false }
+                    skipWhitespace()
+                } while take(UInt8(ascii: ","))
+                return take(UInt8(ascii: "]"))
+            case UInt8(ascii: "\""): return string()
+            case UInt8(ascii: "t"): return literal("true")
+            case UInt8(ascii: "f"): return literal("false")
+            case UInt8(ascii: "n"): return literal("null")
+            default: return number()
+            }
+        }
+
+        mutating func string() -> Bool {
+            guard take(UInt8(ascii: "\"")) else { return false }
+            while let byte = current {
+                index += 1
+                switch byte {
+                case UInt8(ascii: "\""): return true
+                case UInt8(ascii: "\\"):
+                    guard let escape = current else { return false }
+                    index += 1
+                    if escape == UInt8(ascii: "u") {
+                        for _ in 0..<4 {
+                            guard let hex = current, Array("0123456789abcdefABCDEF".utf8).contains(hex) else {
+                                return false
+                            }
+                            index += 1
+                        }
+                    } else if !Array("\"\\/bfnrt".utf8).contains(escape) {
+                        return false
+                    }
+                case 0..<0x20: return false
+                default: break
+                }
+            }
+            return false
+        }
+
+        mutating func digits() -> Int {
+            var count = 0
+            while let byte = current, byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
+                index += 1
+                count += 1
+            }
+            return count
+        }
+
+        mutating func number() -> Bool {
+            _ = take(UInt8(ascii: "-"))
+            if take(UInt8(ascii: "0")) {
+                if let byte = current, byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") { return false }
+            } else if digits() == 0 {
+                return false
+            }
+            if take(UInt8(ascii: ".")), digits() == 0 { return false }
+            if take(UInt8(ascii: "e")) || take(UInt8(ascii: "E")) {
+                if !take(UInt8(ascii: "+")) { _ = take(UInt8(ascii: "-")) }
+                if digits() == 0 { return false }
+            }
+            return true
+        }
+    }
+}
