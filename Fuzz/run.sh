@@ -29,6 +29,9 @@ echo "fuzz: building the library with libFuzzer instrumentation"
     -emit-module -emit-module-path "$out/lib/FamilyEntitlements.swiftmodule" \
     $(find Sources/FamilyEntitlements -name '*.swift' | sort)
 "$swiftc" "${flags[@]}" -I "$out/lib" -L "$out/lib" -lFamilyEntitlements Fuzz/Sources/*.swift -o "$out/fuzz-decoders"
+# The fast decoder against JSONDecoder, its own executable; run it with Fuzz/run.sh differential.
+"$swiftc" "${flags[@]}" -I "$out/lib" -L "$out/lib" -lFamilyEntitlements Fuzz/Differential/main.swift \
+    -o "$out/fuzz-differential"
 built=$(date +%s)
 
 # Seeds: the committed corpus, Fixtures/ (when present), and a compact JWS of every JSON seed in FakeJWSSigner's form.
@@ -46,6 +49,7 @@ done < <(find Fuzz/corpus ${fixtures[@]+"${fixtures[@]}"} -name '*.json')
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
     while IFS= read -r target; do targets+=("$target"); done < <(FUZZ_TARGET=list "$out/fuzz-decoders")
+    targets+=(differential)
 fi
 seconds=${FUZZ_SECONDS:-$((budget / ${#targets[@]} > 5 ? budget / ${#targets[@]} : 5))}
 
@@ -53,7 +57,11 @@ summary=()
 failed=0
 total=0
 for target in "${targets[@]}"; do
-    ln -sf fuzz-decoders "$out/$target"
+    if [ "$target" = differential ]; then
+        ln -sf fuzz-differential "$out/$target"
+    else
+        ln -sf fuzz-decoders "$out/$target"
+    fi
     mkdir -p "$out/corpus/$target"
     seeds=("$out/seeds/jws" ${fixtures[@]+"${fixtures[@]}"})
     [ -d "Fuzz/corpus/$target" ] && seeds+=("Fuzz/corpus/$target")

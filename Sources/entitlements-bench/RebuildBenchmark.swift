@@ -8,7 +8,9 @@ enum RebuildBenchmark {
     static let quickSizes = [10, 100, 1_000, 10_000]
 
     static func run(_ settings: BenchmarkSettings) {
-        measureRebuild(settings, rebuild: nil)
+        measureRebuild(settings) { transactions in
+            _ = rebuildEntitlements(history: History(transactions: transactions), asOf: FamilyHistory.tenYearsEnd)
+        }
     }
 
     /// Measures `rebuild` at each size, or says that there is nothing to measure yet.
