@@ -32,17 +32,26 @@ struct DecodeInputs {
     }
 }
 
-/// The floor: a plain scan that reads every byte once and branches on it (it counts quotes), building nothing.
+/// The floor: a scan that reads every byte, eight at a time, and counts the quotes, building nothing.
 ///
-/// Any decoder reads every byte at least once, so no decoder of these bytes runs faster than this loop.
+/// Any decoder reads every byte at least once, so none runs faster than this loop.
 @inline(never)
 func byteScan(_ data: Data) -> Int {
     data.withUnsafeBytes { bytes in
-        var quotes = 0
-        for byte in bytes where byte == UInt8(ascii: "\"") {
-            quotes += 1
+        let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        let quotes = 0x2222_2222_2222_2222 as UInt64
+        var count = 0
+        var index = 0
+        while index + 8 <= bytes.count {
+            let word = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) ^ quotes
+            count += (~(((word & low) &+ low) | word | low)).nonzeroBitCount
+            index += 8
         }
-        return quotes
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "\"") { count += 1 }
+            index += 1
+        }
+        return count
     }
 }
 
