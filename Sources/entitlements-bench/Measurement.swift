@@ -64,6 +64,41 @@ func measure(units: Int, bytes: Int, _ settings: BenchmarkSettings, _ body: () -
     return Throughput(unitsPerSecond: rates[rates.count / 2], bytesPerUnit: Double(bytes) / Double(units))
 }
 
+/// Measures several ways of doing the same work side by side: each run times every one of them in turn, so that a
+/// change in the machine's state during the measurement affects them alike.
+///
+/// Returns each body's median rate, and the median over the runs of each body's rate divided by `baseline`'s rate
+/// in the same run.
+func measureSideBySide(
+    units: Int, bytes: Int, _ settings: BenchmarkSettings, baseline: Int, _ bodies: [() -> Void]
+) -> (rates: [Throughput], ratios: [Double]) {
+    let calls = bodies.map { body -> Int in
+        body()
+        let start = threadSeconds()
+        body()
+        return max(1, Int(settings.minimumRunSeconds / max(threadSeconds() - start, 1e-7)))
+    }
+    var rates = [[Double]](repeating: [], count: bodies.count)
+    var ratios = [[Double]](repeating: [], count: bodies.count)
+    for _ in 0..<settings.runs {
+        var run: [Double] = []
+        for (body, count) in zip(bodies, calls) {
+            let start = threadSeconds()
+            for _ in 0..<count { body() }
+            run.append(Double(units * count) / (threadSeconds() - start))
+        }
+        for index in bodies.indices {
+            rates[index].append(run[index])
+            ratios[index].append(run[index] / run[baseline])
+        }
+    }
+    func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+    return (
+        rates.map { Throughput(unitsPerSecond: median($0), bytesPerUnit: Double(bytes) / Double(units)) },
+        ratios.map(median)
+    )
+}
+
 /// Formats figures for the report.
 enum Report {
     static func line(_ figure: String, _ value: String, _ comparison: String = "") {

@@ -52,6 +52,16 @@ enum FastJSON {
         }
     }
 
+    /// Decodes a payload with the fast path alone into `value`, from any bytes; inlined into each payload type's
+    /// initialiser, so that only the bytes depend on the data's type.
+    @inline(__always)
+    static func decode<Value: FastJSONDecodable>(_ data: some DataProtocol, into value: inout Value) -> Outcome {
+        var outcome = Outcome.deferred
+        let done: Void? = data.withContiguousStorageIfAvailable { bytes in outcome = decode(from: bytes, into: &value) }
+        guard done == nil else { return outcome }
+        return Array(data).withUnsafeBufferPointer { bytes in decode(from: bytes, into: &value) }
+    }
+
     /// Decodes a payload with the fast path alone into `value`.
     static func decode<Value: FastJSONDecodable>(
         from bytes: UnsafeBufferPointer<UInt8>, into value: inout Value

@@ -8,12 +8,8 @@
 extension NotificationPayload {
     /// Decodes the value from JSON bytes in one pass, with the same results as `JSONDecoder` (see `AppStorePayload`).
     public init(jsonData: some DataProtocol) throws(PayloadDecodingError) {
-        // Only the bytes depend on the data's type, so that the decoding itself is compiled for this payload type;
-        // the value is filled in place through a pointer, since a closure capturing it would copy it.
         self.init()
-        let outcome = withUnsafeMutablePointer(to: &self) { payload in
-            FastJSON.withContiguousBytes(of: jsonData) { bytes in FastJSON.decode(from: bytes, into: &payload.pointee) }
-        }
+        let outcome = FastJSON.decode(jsonData, into: &self)
         if case .decoded = outcome { return }
         self = try FastJSON.settle(outcome, as: Self.self, from: jsonData)
     }
