@@ -13,6 +13,19 @@ enum RebuildBenchmark {
         }
     }
 
+    /// The flag that runs `probe(size:calls:)`.
+    static let probeFlag = "--rebuild-probe"
+
+    /// Rebuilds one history of `size` transactions `calls` times and nothing else, so that a profiler such as
+    /// callgrind sees only the rebuild.
+    static func probe(size: Int, calls: Int) -> Int32 {
+        let transactions = FamilyHistory.transactions(count: size)
+        for _ in 0..<calls {
+            keep(rebuildEntitlements(history: History(transactions: transactions), asOf: FamilyHistory.tenYearsEnd))
+        }
+        return 0
+    }
+
     /// Measures `rebuild` at each size, or says that there is nothing to measure yet.
     static func measureRebuild(_ settings: BenchmarkSettings, rebuild: (([TransactionPayload]) -> Void)?) {
         guard let rebuild else {

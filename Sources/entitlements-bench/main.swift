@@ -8,8 +8,16 @@ enum FamilyEntitlementsBench {
         if arguments.first == MemoryBenchmark.probeFlag, arguments.count == 3, let count = Int(arguments[2]) {
             return MemoryBenchmark.probe(decoder: arguments[1], count: count)
         }
+        if arguments.first == RebuildBenchmark.probeFlag, arguments.count == 3, let size = Int(arguments[1]),
+            let calls = Int(arguments[2])
+        {
+            return RebuildBenchmark.probe(size: size, calls: calls)
+        }
         guard arguments.allSatisfy({ $0 == "--quick" }) else {
             print("usage: entitlements-bench [--quick]")
+            print(
+                "       entitlements-bench \(RebuildBenchmark.probeFlag) SIZE CALLS  (one rebuild size, for a profiler)"
+            )
             return 2
         }
         let settings = arguments.contains("--quick") ? BenchmarkSettings.quick : .full

@@ -9,31 +9,34 @@ extension Rebuilder {
     ///
     /// The product is granted while any transaction grants, PURCHASED preferred (then the longest access); where none
     /// grants, the newest transaction is reported.
-    mutating func decision(for productId: String, from candidates: [Candidate], evidence: Evidence) -> ProductDecision?
-    {
+    mutating func decision(
+        for productId: String, from candidates: [Candidate], store: [TransactionPayload], chains: [ChainContext],
+        evidence: Evidence
+    ) -> ProductDecision? {
         let granting = candidates.filter(\.grants)
-        let chosen: Candidate?
+        let reported: Candidate?
         if granting.isEmpty {
-            chosen = candidates.max { lhs, rhs in
-                (lhs.transaction.purchaseDate ?? .distantPast, lhs.transaction.id)
-                    < (rhs.transaction.purchaseDate ?? .distantPast, rhs.transaction.id)
+            reported = candidates.max { lhs, rhs in
+                (store[lhs.index].purchaseDate ?? .distantPast, store[lhs.index].id)
+                    < (store[rhs.index].purchaseDate ?? .distantPast, store[rhs.index].id)
             }
         } else {
-            chosen = granting.max { lhs, rhs in
+            reported = granting.max { lhs, rhs in
                 (
-                    lhs.transaction.inAppOwnershipType == .purchased ? 1 : 0, lhs.expiresDate ?? .distantFuture,
-                    rhs.transaction.id
+                    store[lhs.index].inAppOwnershipType == .purchased ? 1 : 0, lhs.expiresDate ?? .distantFuture,
+                    store[rhs.index].id
                 )
                     < (
-                        rhs.transaction.inAppOwnershipType == .purchased ? 1 : 0, rhs.expiresDate ?? .distantFuture,
-                        lhs.transaction.id
+                        store[rhs.index].inAppOwnershipType == .purchased ? 1 : 0, rhs.expiresDate ?? .distantFuture,
+                        store[lhs.index].id
                     )
             }
         }
-        guard let chosen else { return nil }
-        let transaction = chosen.transaction
-        var because = chosen.because
-        let distinct = Set(candidates.compactMap(\.transaction.transactionId))
+        guard let reported else { return nil }
+        let chosen = explain(reported, store: store, chains: chains, evidence: evidence)
+        let transaction = store[chosen.index]
+        var because = chosen.because.lines
+        let distinct = Set(candidates.compactMap { store[$0.index].transactionId })
         if distinct.count > 1 {
             because.append(
                 granting.isEmpty

@@ -6,17 +6,21 @@
 
 extension Rebuilder {
     /// Evaluates a non-consumable, a non-renewing subscription, or a product of unknown type: rule 4 and rule 10.
-    mutating func evaluateOneTime(_ transaction: TransactionPayload, type: ProductType?, evidence: Evidence)
-        -> Candidate
-    {
+    mutating func evaluateOneTime(
+        at index: Int, in store: [TransactionPayload], type: ProductType?, evidence: Evidence
+    ) -> Candidate {
+        let transaction = store[index]
         let events = evidence.events[transaction.originalTransactionId ?? ""] ?? []
         var because = snapshotEvidence(transaction, evidence: evidence)
         let purchase = transaction.purchaseDate ?? .distantPast
+        func candidate(_ state: AccessState, expiresDate: Date? = nil, revocation: Revocation? = nil) -> Candidate {
+            Candidate(
+                index: index, origin: .oneTime(type), state: state, expiresDate: expiresDate, willRenew: nil,
+                revocation: revocation, because: because)
+        }
         if let revocation = revocation(of: transaction, events: events) {
-            because.append(revocation.because)
-            return Candidate(
-                transaction: transaction, state: .revoked, expiresDate: nil, willRenew: nil, revocation: revocation,
-                because: because)
+            because.append(text(of: revocation, for: transaction))
+            return candidate(.revoked, revocation: revocation)
         }
         let end: Date?
         switch type {
@@ -24,9 +28,7 @@ extension Rebuilder {
             because.append(
                 "rule 4: non-consumable transaction \(transaction.id) (\(ownershipText(transaction))) grants from "
                     + "\(purchase.evidenceText) until revoked")
-            return Candidate(
-                transaction: transaction, state: .active, expiresDate: nil, willRenew: nil, revocation: nil,
-                because: because)
+            return candidate(.active)
         case .nonRenewing?:
             guard let duration = catalog.products[transaction.productId ?? ""]?.duration,
                 let computed = duration.added(to: purchase)
@@ -37,9 +39,7 @@ extension Rebuilder {
                         + "duration in the catalog; it grants nothing rather than forever")
                 because.append(
                     "rule 4: non-renewing subscription without a catalog duration: undetermined, never unlimited")
-                return Candidate(
-                    transaction: transaction, state: .undetermined, expiresDate: nil, willRenew: nil,
-                    revocation: nil, because: because)
+                return candidate(.undetermined)
             }
             because.append("rule 4: non-renewing subscription lasts \(duration) from \(purchase.evidenceText)")
             end = computed
@@ -51,31 +51,26 @@ extension Rebuilder {
                     + "catalog gives none; it grants only while its expiresDate bounds it")
             guard let expires = transaction.expiresDate else {
                 because.append("rule 10: product type \(raw) is unknown and no expiresDate bounds it: undetermined")
-                return Candidate(
-                    transaction: transaction, state: .undetermined, expiresDate: nil, willRenew: nil,
-                    revocation: nil, because: because)
+                return candidate(.undetermined)
             }
             because.append("rule 10: product type \(raw) is unknown; its expiresDate bounds access")
             end = expires
         }
         guard let end else {
-            return Candidate(
-                transaction: transaction, state: .undetermined, expiresDate: nil, willRenew: nil, revocation: nil,
-                because: because)
+            return candidate(.undetermined)
         }
         let state: AccessState = instant < end ? .active : .expired
         because.append(
             state == .active
                 ? "transaction \(transaction.id) (\(ownershipText(transaction))) grants until \(end.evidenceText)"
                 : "transaction \(transaction.id) ended at \(end.evidenceText)")
-        return Candidate(
-            transaction: transaction, state: state, expiresDate: end, willRenew: nil, revocation: nil,
-            because: because)
+        return candidate(state, expiresDate: end)
     }
 
     /// The evidence every candidate starts with: the snapshot used and the notifications that carried it.
-    func snapshotEvidence(_ transaction: TransactionPayload, evidence: Evidence) -> [String] {
-        var because: [String] = []
+    func snapshotEvidence(_ transaction: TransactionPayload, evidence: Evidence) -> Because {
+        var because = Because(recording: isExplaining)
+        guard isExplaining else { return because }
         if let signed = transaction.signedDate {
             because.append(
                 "rule 1: the newest snapshot of transaction \(transaction.id) is the truth: signed \(signed.evidenceText)"

@@ -38,21 +38,25 @@ extension Rebuilder {
                     "transaction \(transaction.id) has revocationReason \(reason.rawValue), which this library "
                         + "does not know")
             }
-            found = Revocation(
-                date: date, cause: cause, inferred: inferred,
-                because: "rule 7: transaction \(transaction.id) was revoked at \(date.evidenceText): "
-                    + causeText(transaction, cause: cause, inferred: inferred))
+            found = Revocation(date: date, cause: cause, inferred: inferred, event: nil)
         }
         if let event = revokeEvent(for: transaction, events: events), case .revoke(let cause) = event.kind,
             found.map({ event.date < $0.date }) ?? true
         {
-            found = Revocation(
-                date: event.date, cause: cause, inferred: true,
-                because: "rule 7: \(event.notification) signed \(event.date.evidenceText) carries no "
-                    + "revocationDate; it revokes original transaction \(transaction.originalTransactionId ?? "") "
-                    + "as purchased up to then, cause inferred as \(cause.rawValue)")
+            found = Revocation(date: event.date, cause: cause, inferred: true, event: event)
         }
         return found
+    }
+
+    /// The evidence of a revocation, in words.
+    func text(of revocation: Revocation, for transaction: TransactionPayload) -> String {
+        guard let event = revocation.event else {
+            return "rule 7: transaction \(transaction.id) was revoked at \(revocation.date.evidenceText): "
+                + causeText(transaction, cause: revocation.cause, inferred: revocation.inferred)
+        }
+        return "rule 7: \(event.notification) signed \(event.date.evidenceText) carries no revocationDate; it revokes "
+            + "original transaction \(transaction.originalTransactionId ?? "") as purchased up to then, cause "
+            + "inferred as \(revocation.cause.rawValue)"
     }
 
     private func revokeEvent(for transaction: TransactionPayload, events: [ChainEvent]) -> ChainEvent? {

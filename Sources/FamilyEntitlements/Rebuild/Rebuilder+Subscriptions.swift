@@ -9,19 +9,8 @@ extension Rebuilder {
     ///
     /// Returns, for each product of the chain, the transaction that grants (the one that lasts longest) and the
     /// newest transaction, each with its state.
-    mutating func evaluateChain(
-        _ chain: Chain, renewalInfo: RenewalInfoPayload?, events: [ChainEvent], evidence: Evidence
-    ) -> [Candidate] {
-        var nextOtherProduct = [Int?](repeating: nil, count: chain.count)
-        var following: Int?
-        for index in chain.indices.reversed() {
-            nextOtherProduct[index] = following
-            if let next = following, chain[next].productId == chain[index].productId {
-                nextOtherProduct[index] = nextOtherProduct[next]
-            }
-            following = index
-        }
-
+    mutating func evaluateChain(_ context: ChainContext, evidence: Evidence) -> [Candidate] {
+        let chain = context.chain
         // Per product of the chain (a handful at most): the newest transaction and the one granting longest.
         var products: [(productId: String, newest: Int, granting: Int?, end: Date)] = []
         for index in chain.indices {
@@ -34,7 +23,7 @@ extension Rebuilder {
                 slot = products.count
                 products.append((productId, index, nil, .distantPast))
             }
-            guard let end = accessEnd(of: index, in: chain, nextOtherProduct: nextOtherProduct, events: events),
+            guard let end = accessEnd(of: index, in: context),
                 let purchase = chain[index].purchaseDate, purchase <= instant, instant < end,
                 products[slot].granting == nil || products[slot].end < end
             else { continue }
@@ -46,30 +35,28 @@ extension Rebuilder {
         for product in products.sorted(by: { $0.productId < $1.productId }) {
             for index in [product.granting, product.granting == product.newest ? nil : product.newest].compactMap({ $0 }
             ) {
-                candidates.append(
-                    candidate(
-                        at: index, in: chain, nextOtherProduct: nextOtherProduct, renewalInfo: renewalInfo,
-                        events: events, evidence: evidence))
+                candidates.append(candidate(at: index, in: context, evidence: evidence))
             }
         }
         return candidates
     }
 
     /// When a transaction of a chain stops granting: its expiry, its replacement by another product, or revocation.
-    private func accessEnd(of index: Int, in chain: Chain, nextOtherProduct: [Int?], events: [ChainEvent]) -> Date? {
-        guard var end = chain[index].expiresDate else { return nil }
-        if let replaced = replacementDate(of: index, in: chain, nextOtherProduct: nextOtherProduct) {
+    private func accessEnd(of index: Int, in context: ChainContext) -> Date? {
+        guard var end = context.chain[index].expiresDate else { return nil }
+        if let replaced = replacementDate(of: index, in: context) {
             end = min(end, replaced)
         }
-        if let revocation = revocationDate(of: chain[index], events: events) {
+        if let revocation = revocationDate(of: context.chain[index], events: context.events) {
             end = min(end, revocation)
         }
         return end
     }
 
     /// When another product replaced this transaction before it expired (an upgrade or crossgrade), if it did.
-    private func replacementDate(of index: Int, in chain: Chain, nextOtherProduct: [Int?]) -> Date? {
-        if let next = nextOtherProduct[index], let start = chain[next].purchaseDate,
+    private func replacementDate(of index: Int, in context: ChainContext) -> Date? {
+        let chain = context.chain
+        if let next = context.nextOtherProduct[index], let start = chain[next].purchaseDate,
             let expires = chain[index].expiresDate, start < expires
         {
             return start
@@ -81,20 +68,16 @@ extension Rebuilder {
     }
 
     /// The replacement of a transaction, with the transaction of the other product where the history holds it.
-    private func replacement(of index: Int, in chain: Chain, nextOtherProduct: [Int?])
-        -> (date: Date, by: TransactionPayload?)?
-    {
-        guard let date = replacementDate(of: index, in: chain, nextOtherProduct: nextOtherProduct) else { return nil }
-        if let next = nextOtherProduct[index], chain[next].purchaseDate == date {
-            return (date, chain[next])
+    private func replacement(of index: Int, in context: ChainContext) -> (date: Date, by: TransactionPayload?)? {
+        guard let date = replacementDate(of: index, in: context) else { return nil }
+        if let next = context.nextOtherProduct[index], context.chain[next].purchaseDate == date {
+            return (date, context.chain[next])
         }
         return (date, nil)
     }
 
-    private mutating func candidate(
-        at index: Int, in chain: Chain, nextOtherProduct: [Int?], renewalInfo: RenewalInfoPayload?,
-        events: [ChainEvent], evidence: Evidence
-    ) -> Candidate {
+    mutating func candidate(at index: Int, in context: ChainContext, evidence: Evidence) -> Candidate {
+        let (chain, renewalInfo, events) = (context.chain, context.renewalInfo, context.events)
         let transaction = chain[index]
         var because = snapshotEvidence(transaction, evidence: evidence)
         guard let expires = transaction.expiresDate, let purchase = transaction.purchaseDate else {
@@ -103,11 +86,11 @@ extension Rebuilder {
                 "auto-renewable transaction \(transaction.id) has no expiresDate; it grants nothing")
             because.append("rule 2: transaction \(transaction.id) has no expiresDate, so its period is unknown")
             return Candidate(
-                transaction: transaction, state: .undetermined, expiresDate: nil, willRenew: false, revocation: nil,
-                because: because)
+                index: chain.storeIndex(index), origin: .chain(context.number, index), state: .undetermined,
+                expiresDate: nil, willRenew: false, revocation: nil, because: because)
         }
         let revocation = self.revocation(of: transaction, events: events)
-        let replacement = self.replacement(of: index, in: chain, nextOtherProduct: nextOtherProduct)
+        let replacement = self.replacement(of: index, in: context)
         var end = expires
         if let revocation { end = min(end, revocation.date) }
         if let replacement { end = min(end, replacement.date) }
@@ -121,7 +104,7 @@ extension Rebuilder {
                     + "\(purchase.evidenceText) until \(end.evidenceText)")
         } else if let revocation {
             state = .revoked
-            because.append(revocation.because)
+            because.append(text(of: revocation, for: transaction))
         } else if let replacement, replacement.date <= instant {
             state = .upgraded
             because.append(replacementText(transaction, replacement))
@@ -134,16 +117,17 @@ extension Rebuilder {
                 "rule 2: transaction \(transaction.id) expired at \(expires.evidenceText); a later transaction of "
                     + "the chain followed it")
         }
+        let willRenew = willRenew(state: state, renewalInfo: renewalInfo, transaction: transaction, into: &because)
         return Candidate(
-            transaction: transaction, state: state, expiresDate: expiresDate,
-            willRenew: willRenew(state: state, renewalInfo: renewalInfo, transaction: transaction, into: &because),
-            revocation: state == .revoked ? revocation : nil, because: because)
+            index: chain.storeIndex(index), origin: .chain(context.number, index), state: state,
+            expiresDate: expiresDate, willRenew: willRenew, revocation: state == .revoked ? revocation : nil,
+            because: because)
     }
 
     /// The state of a chain whose newest transaction has expired: grace period, billing retry or expired.
     private mutating func renewalState(
         of transaction: TransactionPayload, renewalInfo: RenewalInfoPayload?, events: [ChainEvent],
-        into because: inout [String]
+        into because: inout Because
     ) -> (AccessState, Date?) {
         let expires = transaction.expiresDate ?? .distantPast
         let purchase = transaction.purchaseDate ?? .distantPast
@@ -190,7 +174,7 @@ extension Rebuilder {
     /// Rule 6: the newest renewal info's autoRenewStatus while the subscription has access or is in billing retry.
     private mutating func willRenew(
         state: AccessState, renewalInfo: RenewalInfoPayload?, transaction: TransactionPayload,
-        into because: inout [String]
+        into because: inout Because
     ) -> Bool? {
         guard state == .active || state == .gracePeriod || state == .billingRetry else { return false }
         guard let status = renewalInfo?.autoRenewStatus else { return nil }

@@ -12,6 +12,8 @@ struct Rebuilder {
     private(set) var diagnostics: Set<Diagnostic> = []
     /// Whether a transaction was left out because its newest snapshot could not be trusted.
     var hasUntrustedTransactions = false
+    /// Whether evaluations write their evidence: only while the reported candidate of a product is evaluated again.
+    var isExplaining = false
 
     /// The longest billing retry Apple runs after a failed renewal.
     static let billingRetryLimit: TimeInterval = 60 * 24 * 60 * 60
@@ -51,23 +53,43 @@ struct Rebuilder {
             default:
                 namesAPurchase = true
                 candidates[productId, default: []].append(
-                    evaluateOneTime(store[index], type: type, evidence: evidence))
+                    evaluateOneTime(at: index, in: store, type: type, evidence: evidence))
             }
         }
+        var chains: [ChainContext] = []
+        chains.reserveCapacity(subscriptions.count)
         for (originalId, indices) in subscriptions {
-            let chain = Chain(store: store, order: indices)
-            for candidate in evaluateChain(
-                chain, renewalInfo: renewalInfos[originalId], events: evidence.events[originalId] ?? [],
-                evidence: evidence)
-            {
-                candidates[candidate.transaction.productId ?? "", default: []].append(candidate)
+            let context = ChainContext(
+                chain: Chain(store: store, order: indices), renewalInfo: renewalInfos[originalId],
+                events: evidence.events[originalId] ?? [], number: chains.count)
+            for candidate in evaluateChain(context, evidence: evidence) {
+                candidates[store[candidate.index].productId ?? "", default: []].append(candidate)
             }
+            chains.append(context)
         }
 
         let products = candidates.keys.sorted().compactMap { productId in
-            candidates[productId].flatMap { decision(for: productId, from: $0, evidence: evidence) }
+            candidates[productId].flatMap { candidates in
+                decision(
+                    for: productId, from: candidates, store: store, chains: chains, evidence: evidence)
+            }
         }
         return summarise(products, namesAPurchase: namesAPurchase || hasUntrustedTransactions)
+    }
+
+    /// Evaluates a candidate again with its evidence written out; the evaluation first runs without it, since only
+    /// the reported candidate of each product is explained.
+    mutating func explain(
+        _ candidate: Candidate, store: [TransactionPayload], chains: [ChainContext], evidence: Evidence
+    ) -> Candidate {
+        isExplaining = true
+        defer { isExplaining = false }
+        switch candidate.origin {
+        case .oneTime(let type):
+            return evaluateOneTime(at: candidate.index, in: store, type: type, evidence: evidence)
+        case .chain(let number, let position):
+            return self.candidate(at: position, in: chains[number], evidence: evidence)
+        }
     }
 
     // MARK: - Diagnostics
@@ -86,30 +108,87 @@ struct Chain {
 
     init(store: [TransactionPayload], order unsorted: [Int]) {
         self.store = store
-        self.order = unsorted.sorted { lhs, rhs in
+        func precedes(_ lhs: Int, _ rhs: Int) -> Bool {
             let (left, right) = (store[lhs].purchaseDate ?? .distantPast, store[rhs].purchaseDate ?? .distantPast)
             return left != right ? left < right : store[lhs].id < store[rhs].id
         }
+        // Histories usually arrive in purchase order; checking costs one comparison per transaction.
+        let isSorted = zip(unsorted, unsorted.dropFirst()).allSatisfy { !precedes($1, $0) }
+        self.order = isSorted ? unsorted : unsorted.sorted(by: precedes)
     }
 
     var count: Int { order.count }
     var indices: Range<Int> { order.indices }
+
+    /// The position of the transaction at `position` in the admitted transactions.
+    func storeIndex(_ position: Int) -> Int { order[position] }
 
     subscript(position: Int) -> TransactionPayload {
         _read { yield store[order[position]] }
     }
 }
 
+/// A subscription chain with what its evaluation reads besides its transactions.
+struct ChainContext {
+    var chain: Chain
+    var renewalInfo: RenewalInfoPayload?
+    var events: [ChainEvent]
+    /// The chain's position among the chains of the rebuild.
+    var number: Int
+    /// For each position, the next position of the chain that names another product.
+    var nextOtherProduct: [Int?]
+
+    init(chain: Chain, renewalInfo: RenewalInfoPayload?, events: [ChainEvent], number: Int) {
+        self.chain = chain
+        self.renewalInfo = renewalInfo
+        self.events = events
+        self.number = number
+        var nextOtherProduct = [Int?](repeating: nil, count: chain.count)
+        var following: Int?
+        for index in chain.indices.reversed() {
+            nextOtherProduct[index] = following
+            if let next = following, chain[next].productId == chain[index].productId {
+                nextOtherProduct[index] = nextOtherProduct[next]
+            }
+            following = index
+        }
+        self.nextOtherProduct = nextOtherProduct
+    }
+}
+
 /// One transaction's evaluation for the product it names.
 struct Candidate {
-    var transaction: TransactionPayload
+    /// Where the evaluation came from, so that the reported candidate can be evaluated again with its evidence.
+    enum Origin {
+        case oneTime(ProductType?)
+        /// The chain's number and the transaction's position in it.
+        case chain(Int, Int)
+    }
+
+    /// The transaction's position in the admitted transactions.
+    var index: Int
+    var origin: Origin
     var state: AccessState
     var expiresDate: Date?
     var willRenew: Bool?
     var revocation: Revocation?
-    var because: [String]
+    var because: Because
 
     var grants: Bool { state.grantsAccess }
+}
+
+/// The evidence of one evaluation, in words; written only while the rebuild explains the reported candidate.
+struct Because {
+    let isRecording: Bool
+    private(set) var lines: [String] = []
+
+    init(recording: Bool) {
+        isRecording = recording
+    }
+
+    mutating func append(_ line: @autoclosure () -> String) {
+        if isRecording { lines.append(line()) }
+    }
 }
 
 /// A revocation of one transaction: when, why, and whether the cause was inferred.
@@ -117,7 +196,8 @@ struct Revocation {
     var date: Date
     var cause: RevocationCause
     var inferred: Bool
-    var because: String
+    /// The REVOKE notification that revoked the transaction, when its snapshot carries no revocationDate.
+    var event: ChainEvent?
 }
 
 /// Facts gathered from notifications, for evaluation and for the evidence.
