@@ -206,4 +206,22 @@ struct RebuildPropertyTests {
             }
         }
     }
+
+    @Test("evidence writes each instant exactly as Foundation's ISO 8601 format style does")
+    func evidenceInstants() {
+        var random = SeededGenerator(state: 8601)
+        // Both ends of the range written directly, either side of 1970, and instants with milliseconds.
+        var instants: [Double] = [
+            -11_644_473_600, -11_644_473_600.5, -11_644_473_601, 253_402_300_799.999, 253_402_300_800, 0, -0.001,
+            -1, 0.999, 951_782_400, 951_868_799.5, 4_107_542_400, -2_203_891_200, 1_767_225_600,
+        ]
+        for _ in 0..<5_000 {
+            let milliseconds = Int64.random(in: -12_000_000_000_000...253_500_000_000_000, using: &random)
+            instants.append(Double(milliseconds) / 1_000)
+        }
+        for seconds in instants {
+            let date = Date(timeIntervalSince1970: seconds)
+            #expect(date.evidenceText == date.formatted(.iso8601), "at \(seconds) s since 1970")
+        }
+    }
 }

@@ -33,10 +33,16 @@ extension Rebuilder {
     /// Keeps the entries of the rebuild's environment that carry what the rebuild needs, and notes the rest.
     mutating func admit(_ history: History, into evidence: inout Evidence) -> AdmittedEntries {
         var admitted = AdmittedEntries(transactions: history.transactions)
-        for index in history.transactions.indices
-        where !isAdmissible(history.transactions[index], what: "transaction \(history.transactions[index].id)") {
-            admitted.excluded.insert(index)
-            admitted.reject(history.transactions[index])
+        // Read in place: copying each payload out of the array would retain every one of its strings.
+        history.transactions.withUnsafeBufferPointer { buffer in
+            guard let transactions = buffer.baseAddress else { return }
+            for index in buffer.indices
+            where !isPlainlyAdmissible(transactions + index)
+                && !isAdmissible(transactions[index], what: "transaction \(transactions[index].id)")
+            {
+                admitted.excluded.insert(index)
+                admitted.reject(transactions[index])
+            }
         }
         for renewalInfo in history.renewalInfos {
             admit(renewalInfo, what: "renewal info", into: &admitted)
@@ -47,9 +53,19 @@ extension Rebuilder {
         return admitted
     }
 
+    /// Whether a transaction may take part and has nothing to report: the common case, checked without mutation, so
+    /// that the payload is read field by field in place rather than copied whole.
+    private func isPlainlyAdmissible(_ transaction: UnsafePointer<TransactionPayload>) -> Bool {
+        transaction.pointee.environment == environment && transaction.pointee.transactionId != nil
+            && transaction.pointee.originalTransactionId != nil && transaction.pointee.productId != nil
+            && transaction.pointee.purchaseDate != nil && transaction.pointee.inAppOwnershipType?.isKnown != false
+    }
+
     /// Whether a transaction may take part: of the rebuild's environment and complete; reports it when not, and
     /// reports an ownership this library does not know.
-    private mutating func isAdmissible(_ transaction: TransactionPayload, what: @autoclosure () -> String) -> Bool {
+    private mutating func isAdmissible(_ transaction: borrowing TransactionPayload, what: @autoclosure () -> String)
+        -> Bool
+    {
         guard admits(transaction.environment, what: what()), isComplete(transaction, what: what()) else {
             return false
         }
@@ -174,7 +190,9 @@ extension Rebuilder {
         entryEnvironment == environment
     }
 
-    private mutating func isComplete(_ transaction: TransactionPayload, what: @autoclosure () -> String) -> Bool {
+    private mutating func isComplete(_ transaction: borrowing TransactionPayload, what: @autoclosure () -> String)
+        -> Bool
+    {
         if transaction.transactionId != nil, transaction.originalTransactionId != nil, transaction.productId != nil,
             transaction.purchaseDate != nil
         {

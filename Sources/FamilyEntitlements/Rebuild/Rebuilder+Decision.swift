@@ -10,7 +10,7 @@ extension Rebuilder {
     /// The product is granted while any transaction grants, PURCHASED preferred (then the longest access); where none
     /// grants, the newest transaction is reported.
     mutating func decision(
-        for productId: String, from candidates: [Candidate], store: [TransactionPayload], chains: [ChainContext],
+        for productId: String, from candidates: [Candidate], store: Store, chains: [ChainContext],
         evidence: Evidence
     ) -> ProductDecision? {
         let granting = candidates.filter(\.grants)
@@ -36,7 +36,7 @@ extension Rebuilder {
         let chosen = explain(reported, store: store, chains: chains, evidence: evidence)
         let transaction = store[chosen.index]
         var because = chosen.because.lines
-        let distinct = Set(candidates.compactMap { store[$0.index].transactionId })
+        let distinct = Set(candidates.map(\.index))
         if distinct.count > 1 {
             because.append(
                 granting.isEmpty

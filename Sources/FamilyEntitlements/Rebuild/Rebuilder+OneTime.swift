@@ -7,10 +7,16 @@
 extension Rebuilder {
     /// Evaluates a non-consumable, a non-renewing subscription, or a product of unknown type: rule 4 and rule 10.
     mutating func evaluateOneTime(
-        at index: Int, in store: [TransactionPayload], type: ProductType?, evidence: Evidence
+        at index: Int, in store: Store, type: ProductType?, evidence: Evidence
     ) -> Candidate {
-        let transaction = store[index]
-        let events = evidence.events[transaction.originalTransactionId ?? ""] ?? []
+        evaluateOneTime(store[index], at: index, type: type, evidence: evidence)
+    }
+
+    /// Evaluates `transaction`, read in place at `index` of the store.
+    private mutating func evaluateOneTime(
+        _ transaction: TransactionPayload, at index: Int, type: ProductType?, evidence: Evidence
+    ) -> Candidate {
+        let events = evidence.events.isEmpty ? [] : evidence.events[transaction.originalTransactionId ?? ""] ?? []
         var because = snapshotEvidence(transaction, evidence: evidence)
         let purchase = transaction.purchaseDate ?? .distantPast
         func candidate(_ state: AccessState, expiresDate: Date? = nil, revocation: Revocation? = nil) -> Candidate {

@@ -5,13 +5,15 @@
 #endif
 
 extension Rebuilder {
-    /// When a transaction stopped granting because of a revocation, if it had by the instant of evaluation.
-    func revocationDate(of transaction: TransactionPayload, events: [ChainEvent]) -> Date? {
+    /// When a transaction stopped granting because of a revocation, if it had by the instant of evaluation: from its
+    /// snapshot's `revocationDate` and the chain's events. Takes the two dates rather than the payload, so that a
+    /// long chain is read in place.
+    func revocationDate(revoked: Date?, purchased: Date?, events: [ChainEvent]) -> Date? {
         var earliest: Date?
-        if let date = transaction.revocationDate, date <= instant {
+        if let date = revoked, date <= instant {
             earliest = date
         }
-        if let event = revokeEvent(for: transaction, events: events) {
+        if !events.isEmpty, let event = revokeEvent(purchased: purchased, events: events) {
             earliest = min(earliest ?? event.date, event.date)
         }
         return earliest
@@ -40,7 +42,8 @@ extension Rebuilder {
             }
             found = Revocation(date: date, cause: cause, inferred: inferred, event: nil)
         }
-        if let event = revokeEvent(for: transaction, events: events), case .revoke(let cause) = event.kind,
+        if let event = revokeEvent(purchased: transaction.purchaseDate, events: events),
+            case .revoke(let cause) = event.kind,
             found.map({ event.date < $0.date }) ?? true
         {
             found = Revocation(date: event.date, cause: cause, inferred: true, event: event)
@@ -59,8 +62,8 @@ extension Rebuilder {
             + "inferred as \(revocation.cause.rawValue)"
     }
 
-    private func revokeEvent(for transaction: TransactionPayload, events: [ChainEvent]) -> ChainEvent? {
-        guard let purchase = transaction.purchaseDate else { return nil }
+    private func revokeEvent(purchased: Date?, events: [ChainEvent]) -> ChainEvent? {
+        guard let purchase = purchased else { return nil }
         return
             events
             .filter { event in

@@ -56,17 +56,18 @@ extension Rebuilder {
         var tied: [String: [Int]] = [:]
         for index in indices {
             guard let id = key(index) else { continue }
-            guard let current = newest[id] else {
-                newest[id] = index
-                continue
+            // One lookup per snapshot: the slot is judged and updated in place.
+            let offer = Self.offer(index, to: &newest[id]) { current in
+                let (new, old) = (signed(index) ?? .distantPast, signed(current) ?? .distantPast)
+                let (newRevokes, oldRevokes) = (revokes(index), revokes(current))
+                if new > old || (new == old && newRevokes && !oldRevokes) { return .replaces }
+                if new == old, newRevokes == oldRevokes, !same(index, current) { return .ties(current) }
+                return .yields
             }
-            let (new, old) = (signed(index) ?? .distantPast, signed(current) ?? .distantPast)
-            let (newRevokes, oldRevokes) = (revokes(index), revokes(current))
-            if new > old || (new == old && newRevokes && !oldRevokes) {
-                newest[id] = index
-                tied[id] = nil
-            } else if new == old, newRevokes == oldRevokes, !same(index, current) {
-                tied[id, default: [current]].append(index)
+            switch offer {
+            case .first, .yields: break
+            case .replaces: if !tied.isEmpty { tied[id] = nil }
+            case .ties(let current): tied[id, default: [current]].append(index)
             }
         }
         for (id, candidates) in tied {
@@ -78,5 +79,21 @@ extension Rebuilder {
                 .min { $0.json.lexicographicallyPrecedes($1.json) }?.index
         }
         return newest
+    }
+
+    /// What a snapshot offered for a key did: took an empty slot, replaced the one there, tied with it, or yielded.
+    private enum Offer {
+        case first, replaces, ties(Int), yields
+    }
+
+    /// Offers the snapshot at `index` to a slot of the newest snapshots, judged against the one already there.
+    private static func offer(_ index: Int, to slot: inout Int?, judge: (Int) -> Offer) -> Offer {
+        guard let current = slot else {
+            slot = index
+            return .first
+        }
+        let offer = judge(current)
+        if case .replaces = offer { slot = index }
+        return offer
     }
 }

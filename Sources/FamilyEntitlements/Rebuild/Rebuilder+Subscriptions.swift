@@ -47,7 +47,10 @@ extension Rebuilder {
         if let replaced = replacementDate(of: index, in: context) {
             end = min(end, replaced)
         }
-        if let revocation = revocationDate(of: context.chain[index], events: context.events) {
+        if let revocation = revocationDate(
+            revoked: context.chain[index].revocationDate, purchased: context.chain[index].purchaseDate,
+            events: context.events)
+        {
             end = min(end, revocation)
         }
         return end
@@ -77,8 +80,14 @@ extension Rebuilder {
     }
 
     mutating func candidate(at index: Int, in context: ChainContext, evidence: Evidence) -> Candidate {
+        candidate(context.chain[index], at: index, in: context, evidence: evidence)
+    }
+
+    /// Evaluates `transaction`, read in place at `index` of the chain.
+    private mutating func candidate(
+        _ transaction: TransactionPayload, at index: Int, in context: ChainContext, evidence: Evidence
+    ) -> Candidate {
         let (chain, renewalInfo, events) = (context.chain, context.renewalInfo, context.events)
-        let transaction = chain[index]
         var because = snapshotEvidence(transaction, evidence: evidence)
         guard let expires = transaction.expiresDate, let purchase = transaction.purchaseDate else {
             report(
