@@ -17,12 +17,17 @@ enum RebuildBenchmark {
     static let probeFlag = "--rebuild-probe"
 
     /// Rebuilds one history of `size` transactions `calls` times and nothing else, so that a profiler such as
-    /// callgrind sees only the rebuild.
+    /// callgrind sees only the rebuild; prints the rate of that one run.
     static func probe(size: Int, calls: Int) -> Int32 {
         let transactions = FamilyHistory.transactions(count: size)
+        let start = threadSeconds()
         for _ in 0..<calls {
             keep(rebuildEntitlements(history: History(transactions: transactions), asOf: FamilyHistory.tenYearsEnd))
         }
+        let seconds = threadSeconds() - start
+        print(
+            "rebuild, \(Report.count(Double(size))) transactions, \(calls) calls: \(Report.count(Double(size * calls) / seconds)) transactions/s"
+        )
         return 0
     }
 

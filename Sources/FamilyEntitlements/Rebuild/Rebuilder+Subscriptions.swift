@@ -12,29 +12,22 @@ extension Rebuilder {
     mutating func evaluateChain(_ context: ChainContext, evidence: Evidence) -> [Candidate] {
         let chain = context.chain
         // Per product of the chain (a handful at most): the newest transaction and the one granting longest.
-        var products: [(productId: String, newest: Int, granting: Int?, end: Date)] = []
+        var products = [(newest: Int, granting: Int?, end: Date)](
+            repeating: (0, nil, .distantPast), count: chain.productIds.count)
         for index in chain.indices {
-            let productId = chain[index].productId ?? ""
-            let slot: Int
-            if let found = products.firstIndex(where: { $0.productId == productId }) {
-                slot = found
-                products[slot].newest = index
-            } else {
-                slot = products.count
-                products.append((productId, index, nil, .distantPast))
-            }
-            guard let end = accessEnd(of: index, in: context),
-                let purchase = chain[index].purchaseDate, purchase <= instant, instant < end,
-                products[slot].granting == nil || products[slot].end < end
+            let entry = chain.entries[index]
+            products[entry.product].newest = index
+            guard entry.purchaseDate <= instant, let end = accessEnd(of: index, in: context), instant < end,
+                products[entry.product].granting == nil || products[entry.product].end < end
             else { continue }
-            products[slot].granting = index
-            products[slot].end = end
+            products[entry.product].granting = index
+            products[entry.product].end = end
         }
 
         var candidates: [Candidate] = []
-        for product in products.sorted(by: { $0.productId < $1.productId }) {
-            for index in [product.granting, product.granting == product.newest ? nil : product.newest].compactMap({ $0 }
-            ) {
+        for product in chain.productIds.indices.sorted(by: { chain.productIds[$0] < chain.productIds[$1] }) {
+            let (newest, granting, _) = products[product]
+            for index in [granting, granting == newest ? nil : newest].compactMap({ $0 }) {
                 candidates.append(candidate(at: index, in: context, evidence: evidence))
             }
         }
@@ -43,13 +36,13 @@ extension Rebuilder {
 
     /// When a transaction of a chain stops granting: its expiry, its replacement by another product, or revocation.
     private func accessEnd(of index: Int, in context: ChainContext) -> Date? {
-        guard var end = context.chain[index].expiresDate else { return nil }
+        let entry = context.chain.entries[index]
+        guard var end = entry.expiresDate else { return nil }
         if let replaced = replacementDate(of: index, in: context) {
             end = min(end, replaced)
         }
         if let revocation = revocationDate(
-            revoked: context.chain[index].revocationDate, purchased: context.chain[index].purchaseDate,
-            events: context.events)
+            revoked: entry.revocationDate, purchased: entry.purchaseDate, events: context.events)
         {
             end = min(end, revocation)
         }
@@ -58,14 +51,14 @@ extension Rebuilder {
 
     /// When another product replaced this transaction before it expired (an upgrade or crossgrade), if it did.
     private func replacementDate(of index: Int, in context: ChainContext) -> Date? {
-        let chain = context.chain
-        if let next = context.nextOtherProduct[index], let start = chain[next].purchaseDate,
-            let expires = chain[index].expiresDate, start < expires
+        let entries = context.chain.entries
+        if let next = context.nextOtherProduct[index], let expires = entries[index].expiresDate,
+            entries[next].purchaseDate < expires
         {
-            return start
+            return entries[next].purchaseDate
         }
-        if chain[index].isUpgraded == true, let purchase = chain[index].purchaseDate {
-            return max(purchase, chain[index].signedDate ?? purchase)
+        if entries[index].isUpgraded {
+            return max(entries[index].purchaseDate, entries[index].signedDate ?? entries[index].purchaseDate)
         }
         return nil
     }
@@ -73,7 +66,7 @@ extension Rebuilder {
     /// The replacement of a transaction, with the transaction of the other product where the history holds it.
     private func replacement(of index: Int, in context: ChainContext) -> (date: Date, by: TransactionPayload?)? {
         guard let date = replacementDate(of: index, in: context) else { return nil }
-        if let next = context.nextOtherProduct[index], context.chain[next].purchaseDate == date {
+        if let next = context.nextOtherProduct[index], context.chain.entries[next].purchaseDate == date {
             return (date, context.chain[next])
         }
         return (date, nil)

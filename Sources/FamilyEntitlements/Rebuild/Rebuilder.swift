@@ -38,7 +38,7 @@ struct Rebuilder {
         let renewalInfos = newestRenewalInfos(admitted.renewalInfos)
 
         var candidates: [String: [Candidate]] = [:]
-        var subscriptions: [String: [Int]] = [:]
+        var subscriptions: [String: ChainEntries] = [:]
         var namesAPurchase = false
         // In the history's own order, which is usually the order of purchase, so that chains rarely need sorting.
         var isNewest = [Bool](repeating: false, count: store.count)
@@ -58,7 +58,12 @@ struct Rebuilder {
                 }
             case .autoRenewable?:
                 namesAPurchase = true
-                subscriptions[originalId, default: []].append(index)
+                // Field by field: the payload itself is read in place, never copied.
+                let entry = ChainEntry(
+                    index: index, product: 0, purchaseDate: purchase, expiresDate: store[index].expiresDate,
+                    revocationDate: store[index].revocationDate, signedDate: store[index].signedDate,
+                    isUpgraded: store[index].isUpgraded == true)
+                subscriptions[originalId, default: ChainEntries()].append(entry, productId: productId)
             default:
                 namesAPurchase = true
                 candidates[productId, default: []].append(
@@ -67,9 +72,9 @@ struct Rebuilder {
         }
         var chains: [ChainContext] = []
         chains.reserveCapacity(subscriptions.count)
-        for (originalId, indices) in subscriptions {
+        for (originalId, entries) in subscriptions {
             let context = ChainContext(
-                chain: Chain(store: store, order: indices), renewalInfo: renewalInfos[originalId],
+                chain: Chain(store: store, entries: entries), renewalInfo: renewalInfos[originalId],
                 events: evidence.events[originalId] ?? [], number: chains.count)
             for candidate in evaluateChain(context, evidence: evidence) {
                 candidates[store[candidate.index].productId ?? "", default: []].append(candidate)
@@ -115,30 +120,70 @@ struct Rebuilder {
 /// within the rebuild that made it, and nothing that outlives the rebuild holds one.
 typealias Store = UnsafeBufferPointer<TransactionPayload>
 
-/// The transactions of one subscription chain, in purchase order, read in place from the admitted transactions.
+/// What the evaluation of a chain reads of each transaction, gathered in one pass over the history.
+///
+/// A long history does not fit in the processor's caches, and a chain's transactions lie scattered through it;
+/// reading these few fields in one sequential pass, then evaluating from them, keeps the rebuild close to linear.
+struct ChainEntry {
+    /// The transaction's position in the admitted transactions.
+    var index: Int
+    /// The transaction's product, as a position in the chain's `productIds`.
+    var product: Int
+    var purchaseDate: Date
+    var expiresDate: Date?
+    var revocationDate: Date?
+    var signedDate: Date?
+    var isUpgraded: Bool
+}
+
+/// The entries of one chain as the history gives them, with the chain's products.
+struct ChainEntries {
+    var entries: [ChainEntry] = []
+    /// The products the chain names, in the order first seen: usually one to three.
+    var productIds: [String] = []
+
+    /// Adds the entry of an admitted auto-renewable transaction of `productId`, setting its product.
+    mutating func append(_ entry: ChainEntry, productId: String) {
+        var entry = entry
+        if let last = entries.last?.product, productIds[last] == productId {
+            entry.product = last
+        } else if let known = productIds.firstIndex(of: productId) {
+            entry.product = known
+        } else {
+            entry.product = productIds.count
+            productIds.append(productId)
+        }
+        entries.append(entry)
+    }
+}
+
+/// The transactions of one subscription chain, in purchase order: their entries, and the payloads read in place.
 struct Chain {
     let store: Store
-    let order: [Int]
+    let entries: [ChainEntry]
+    let productIds: [String]
 
-    init(store: Store, order unsorted: [Int]) {
+    init(store: Store, entries unsorted: ChainEntries) {
         self.store = store
-        func precedes(_ lhs: Int, _ rhs: Int) -> Bool {
-            let (left, right) = (store[lhs].purchaseDate ?? .distantPast, store[rhs].purchaseDate ?? .distantPast)
-            return left != right ? left < right : store[lhs].id < store[rhs].id
+        productIds = unsorted.productIds
+        func precedes(_ lhs: ChainEntry, _ rhs: ChainEntry) -> Bool {
+            lhs.purchaseDate != rhs.purchaseDate
+                ? lhs.purchaseDate < rhs.purchaseDate : store[lhs.index].id < store[rhs.index].id
         }
         // Histories usually arrive in purchase order; checking costs one comparison per transaction.
-        let isSorted = zip(unsorted, unsorted.dropFirst()).allSatisfy { !precedes($1, $0) }
-        self.order = isSorted ? unsorted : unsorted.sorted(by: precedes)
+        let entries = unsorted.entries
+        let isSorted = zip(entries, entries.dropFirst()).allSatisfy { !precedes($1, $0) }
+        self.entries = isSorted ? entries : entries.sorted(by: precedes)
     }
 
-    var count: Int { order.count }
-    var indices: Range<Int> { order.indices }
+    var count: Int { entries.count }
+    var indices: Range<Int> { entries.indices }
 
     /// The position of the transaction at `position` in the admitted transactions.
-    func storeIndex(_ position: Int) -> Int { order[position] }
+    func storeIndex(_ position: Int) -> Int { entries[position].index }
 
     subscript(position: Int) -> TransactionPayload {
-        _read { yield store[order[position]] }
+        _read { yield store[entries[position].index] }
     }
 }
 
@@ -161,7 +206,7 @@ struct ChainContext {
         var following: Int?
         for index in chain.indices.reversed() {
             nextOtherProduct[index] = following
-            if let next = following, chain[next].productId == chain[index].productId {
+            if let next = following, chain.entries[next].product == chain.entries[index].product {
                 nextOtherProduct[index] = nextOtherProduct[next]
             }
             following = index
