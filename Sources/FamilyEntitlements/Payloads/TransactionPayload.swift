@@ -9,46 +9,48 @@
 /// Every field is optional, as on the wire; the rebuild reports what it needs and does not find. Dates are Apple's
 /// milliseconds since 1970 as `Date`; `price` is in milliunits of `currency` (1990 USD = 1.99).
 public struct TransactionPayload: Hashable, Sendable {
+    // The fields the rebuild reads of every transaction come first, so that they share a few cache lines when a long
+    // history does not fit in the cache. The order of stored properties changes no interface.
     /// The transaction identifier of the original purchase; shared by every renewal in a subscription chain.
     public var originalTransactionId: String?
     /// The unique identifier of this transaction.
     public var transactionId: String?
-    /// The identifier of a subscription purchase event across devices.
-    public var webOrderLineItemId: String?
-    /// The app's bundle identifier.
-    public var bundleId: String?
     /// The product identifier of the in-app purchase.
     public var productId: String?
-    /// The subscription group the product belongs to.
-    public var subscriptionGroupIdentifier: String?
-    /// When the App Store charged the account (or, for a family member, when access was shared); milliseconds on the wire.
-    public var purchaseDate: Date?
-    /// The purchase date of the original transaction; milliseconds on the wire.
-    public var originalPurchaseDate: Date?
-    /// When the subscription period ends or renews; milliseconds on the wire.
-    public var expiresDate: Date?
-    /// The number of items bought.
-    public var quantity: Int32?
+    /// The environment that signed the transaction.
+    public var environment: Environment?
     /// The kind of product; Apple's `type`.
     public var type: ProductType?
-    /// The UUID the app set at purchase to name its own user; never on a family member's transaction.
-    public var appAccountToken: UUID?
     /// Whether the customer bought the product or has it through Family Sharing.
     public var inAppOwnershipType: OwnershipType?
+    /// When the App Store charged the account (or, for a family member, when access was shared); milliseconds on the wire.
+    public var purchaseDate: Date?
+    /// When the subscription period ends or renews; milliseconds on the wire.
+    public var expiresDate: Date?
     /// When the App Store signed this snapshot; the newest snapshot of a transaction is the truth.
     public var signedDate: Date?
-    /// Why the transaction was refunded or revoked, where it was.
-    public var revocationReason: RevocationReason?
     /// When the App Store refunded or revoked the transaction; milliseconds on the wire.
     public var revocationDate: Date?
     /// Whether the customer upgraded to another subscription in the same group.
     public var isUpgraded: Bool?
+    /// The identifier of a subscription purchase event across devices.
+    public var webOrderLineItemId: String?
+    /// The app's bundle identifier.
+    public var bundleId: String?
+    /// The subscription group the product belongs to.
+    public var subscriptionGroupIdentifier: String?
+    /// The purchase date of the original transaction; milliseconds on the wire.
+    public var originalPurchaseDate: Date?
+    /// The number of items bought.
+    public var quantity: Int32?
+    /// The UUID the app set at purchase to name its own user; never on a family member's transaction.
+    public var appAccountToken: UUID?
+    /// Why the transaction was refunded or revoked, where it was.
+    public var revocationReason: RevocationReason?
     /// The kind of offer applied, if any.
     public var offerType: OfferType?
     /// The offer's identifier; present for every offer type but introductory.
     public var offerIdentifier: String?
-    /// The environment that signed the transaction.
-    public var environment: Environment?
     /// The three-letter code of the App Store storefront.
     public var storefront: String?
     /// Apple's identifier of the storefront.
