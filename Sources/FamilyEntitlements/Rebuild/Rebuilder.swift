@@ -308,7 +308,14 @@ struct NotificationMention: Hashable, Comparable {
 
 extension TransactionPayload {
     /// The transaction identifier, or a placeholder naming the product for messages.
-    var id: String { transactionId ?? "without transactionId (product \(productId ?? "unknown"))" }
+    ///
+    /// Small enough to inline, so that reading it from a payload in place reads one field rather than copying the
+    /// payload; the placeholder is built out of line.
+    @inline(__always)
+    var id: String { transactionId ?? placeholderId() }
+
+    @inline(never)
+    private func placeholderId() -> String { "without transactionId (product \(productId ?? "unknown"))" }
 }
 
 extension Date {
