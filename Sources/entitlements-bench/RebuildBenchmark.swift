@@ -13,13 +13,31 @@ enum RebuildBenchmark {
         }
     }
 
+    /// The family history of `count` transactions as a service holds it: written as Apple's JSON, in the history's
+    /// order, and decoded by the library, so that each payload's strings are allocated in that order as they are
+    /// after decoding (built in memory and then sorted, they would lie scattered).
+    static func decodedHistory(count: Int) throws(PayloadDecodingError) -> [TransactionPayload] {
+        var decoded: [TransactionPayload] = []
+        decoded.reserveCapacity(count)
+        for transaction in FamilyHistory.transactions(count: count) {
+            decoded.append(try TransactionPayload(jsonData: AppleJSON.transaction(transaction)))
+        }
+        return decoded
+    }
+
     /// The flag that runs `probe(size:calls:)`.
     static let probeFlag = "--rebuild-probe"
 
     /// Rebuilds one history of `size` transactions `calls` times and nothing else, so that a profiler such as
     /// callgrind sees only the rebuild; prints the rate of that one run.
     static func probe(size: Int, calls: Int) -> Int32 {
-        let transactions = FamilyHistory.transactions(count: size)
+        let transactions: [TransactionPayload]
+        do {
+            transactions = try decodedHistory(count: size)
+        } catch {
+            print("rebuild probe: the generated history does not decode: \(error)")
+            return 1
+        }
         let start = threadSeconds()
         for _ in 0..<calls {
             keep(rebuildEntitlements(history: History(transactions: transactions), asOf: FamilyHistory.tenYearsEnd))
@@ -39,7 +57,13 @@ enum RebuildBenchmark {
         }
         var previous: (size: Int, seconds: Double)?
         for size in settings.isQuick ? quickSizes : sizes {
-            let history = FamilyHistory.transactions(count: size)
+            let history: [TransactionPayload]
+            do {
+                history = try decodedHistory(count: size)
+            } catch {
+                Report.line("rebuild", "not measured", "the generated history does not decode: \(error)")
+                return
+            }
             let rate = measure(units: size, bytes: 0, settings) { rebuild(history) }
             let seconds = 1 / rate.unitsPerSecond * Double(size)
             var growth = ""

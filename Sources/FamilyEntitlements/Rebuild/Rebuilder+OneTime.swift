@@ -82,7 +82,9 @@ extension Rebuilder {
                 "rule 1: the newest snapshot of transaction \(transaction.id) is the truth: signed \(signed.evidenceText)"
             )
         }
-        for mention in (evidence.notifications[transaction.transactionId ?? ""] ?? []).sorted() {
+        let mentions =
+            evidence.notifications.isEmpty ? [] : evidence.notifications[transaction.transactionId ?? ""] ?? []
+        for mention in mentions.sorted() {
             switch (mention.type, mention.subtype) {
             case (.didRenew, .billingRecovery?):
                 because.append(

@@ -49,13 +49,7 @@ struct Rebuilder {
             else { continue }
             let type = store[index].type ?? catalog.products[productId]?.type
             switch type {
-            case .consumable?:
-                if store[index].inAppOwnershipType == .familyShared {
-                    report(
-                        .error, .familySharedConsumable,
-                        "transaction \(store[index].id) of consumable \(productId) is FAMILY_SHARED, which Family "
-                            + "Sharing never allows; it is invalid data and grants nothing")
-                }
+            // The most frequent type first: each case compares the type's raw string.
             case .autoRenewable?:
                 namesAPurchase = true
                 // Field by field: the payload itself is read in place, never copied.
@@ -64,6 +58,13 @@ struct Rebuilder {
                     revocationDate: store[index].revocationDate, signedDate: store[index].signedDate,
                     isUpgraded: store[index].isUpgraded == true)
                 subscriptions[originalId, default: ChainEntries()].append(entry, productId: productId)
+            case .consumable?:
+                if store[index].inAppOwnershipType == .familyShared {
+                    report(
+                        .error, .familySharedConsumable,
+                        "transaction \(store[index].id) of consumable \(productId) is FAMILY_SHARED, which Family "
+                            + "Sharing never allows; it is invalid data and grants nothing")
+                }
             default:
                 namesAPurchase = true
                 candidates[productId, default: []].append(
