@@ -263,10 +263,12 @@ extension FastJSONReader {
     @inline(__always)
     static func dictionary(consuming members: inout [(String, JSONValue)]) -> [String: JSONValue] {
         var object = [String: JSONValue](minimumCapacity: members.count)
-        members.reverse()
+        // From the last member to the first, so that the first of duplicate names is written last.
         while let (name, value) = members.popLast() {
-            // Inserts the value where the name is new, and leaves the first one where it is not.
-            object[name, default: value].keep()
+            guard object.updateValue(value, forKey: name) != nil else { continue }
+            // A later duplicate was there; its name may differ in bytes (canonical equivalence): keep this one's.
+            object.removeValue(forKey: name)
+            object[name] = value
         }
         return object
     }
@@ -302,11 +304,4 @@ enum KnownMemberName: String, CodingKey, CaseIterable {
     case SKU
 
     static let fields = FastJSONFields<Self>()
-}
-
-extension JSONValue {
-    /// Does nothing: a mutation through `Dictionary`'s `subscript(_:default:)` that inserts the default value only
-    /// where the key is new, with one lookup.
-    @inline(__always)
-    fileprivate mutating func keep() {}
 }
