@@ -15,6 +15,20 @@ protocol FastJSONDecodable {
     static func decodeFastJSON(from reader: inout FastJSONReader, into value: inout Self) throws(PayloadDecodingError)
 }
 
+extension FastJSONDecodable where Self: AppStorePayload {
+    /// The body of each payload type's `init(jsonData:)`: the fast path, and the reference path where it defers or
+    /// rejects the document (see `FastJSON.settle`).
+    ///
+    /// Inlined into each public initialiser, so that the payload type's own decoding is called directly.
+    @inline(__always)
+    init(fastJSONData data: some DataProtocol) throws(PayloadDecodingError) {
+        self = .empty
+        let outcome = FastJSON.decode(data, into: &self)
+        if case .decoded = outcome { return }
+        self = try FastJSON.settle(outcome, as: Self.self, from: data)
+    }
+}
+
 /// The fast decoding path: one pass over the bytes, strict RFC 8259, the same values as the reference path.
 ///
 /// `PayloadJSON` (Foundation's `JSONDecoder` and the payloads' `Codable` initialisers) stays the reference: whatever
@@ -54,8 +68,15 @@ enum FastJSON {
 
     /// Decodes a payload with the fast path alone into `value`, from any bytes; inlined into each payload type's
     /// initialiser, so that only the bytes depend on the data's type.
+    ///
+    /// `Data`, the usual input, is read through its own `withUnsafeBytes`: the public initialisers are generic and
+    /// not specialised for their callers, and `withContiguousStorageIfAvailable` reached through `DataProtocol`
+    /// costs more than the decoding of a small payload's fields.
     @inline(__always)
     static func decode<Value: FastJSONDecodable>(_ data: some DataProtocol, into value: inout Value) -> Outcome {
+        if let data = data as? Data {
+            return data.withUnsafeBytes { raw in decode(from: raw.assumingMemoryBound(to: UInt8.self), into: &value) }
+        }
         var outcome = Outcome.deferred
         let done: Void? = data.withContiguousStorageIfAvailable { bytes in outcome = decode(from: bytes, into: &value) }
         guard done == nil else { return outcome }

@@ -8,6 +8,9 @@ extension FastJSONReader {
         fileprivate var isAtStart = true
     }
 
+    /// How many absent fields in a row `nextMember` looks past in Apple's order before it looks a name up.
+    static let fieldsSkippedAtMost = 4
+
     /// Enters a payload object whose opening brace is at `position`; read its members with `nextMember`.
     @inline(__always)
     mutating func enterObject() throws(PayloadDecodingError) -> ObjectMembers {
@@ -44,18 +47,36 @@ extension FastJSONReader {
                 throw malformed("expected , or } after an object member")
             }
             guard current == .quote else { throw malformed("expected a member name in double quotes") }
-            let guess = fields.successors[min(members.previous, fields.keys.count)]
-            let field: Int?
-            if fields.isName(of: guess, at: position + 1, in: bytes) {
-                field = guess
-                position += fields.nameLength(of: guess) + 2
-            } else {
-                field = try scanMemberName(fields, guess: guess)
+            // Apple leaves out absent fields: the member is likely the next field Apple writes, or one a few after.
+            var guess = fields.successors[min(members.previous, fields.keys.count)]
+            var isGuessed = fields.isNameAndColon(of: guess, at: position + 1, in: bytes)
+            if !isGuessed {
+                var candidate = guess
+                for _ in 0..<Self.fieldsSkippedAtMost where candidate < fields.keys.count {
+                    candidate = fields.successors[candidate]
+                    if fields.isNameAndColon(of: candidate, at: position + 1, in: bytes) {
+                        guess = candidate
+                        isGuessed = true
+                        break
+                    }
+                }
             }
-            if current == .colon {
-                position += 1
+            let field: Int?
+            if isGuessed {
+                field = guess
+                position += fields.nameLength(of: guess) + 3
             } else {
-                try expect(.colon, "a colon after a member name")
+                if fields.isName(of: guess, at: position + 1, in: bytes) {
+                    field = guess
+                    position += fields.nameLength(of: guess) + 2
+                } else {
+                    field = try scanMemberName(fields, guess: guess)
+                }
+                if current == .colon {
+                    position += 1
+                } else {
+                    try expect(.colon, "a colon after a member name")
+                }
             }
             skipWhitespace()
             if let field, members.seen & (1 << UInt64(field)) == 0 {
@@ -180,7 +201,7 @@ extension FastJSONReader {
             while true {
                 skipWhitespace()
                 guard current == .quote else { throw malformed("expected a member name in double quotes") }
-                let name = try readStringContents()
+                let name = try readMemberName()
                 try expect(.colon, "a colon after a member name")
                 skipWhitespace()
                 let valueStart = position
@@ -195,8 +216,7 @@ extension FastJSONReader {
                     try skipValue()
                 }
                 guard try closeOrContinue(.closeBrace, "a trailing comma before } (RFC 8259 section 4)") else {
-                    // One hash per name; of duplicate names the first wins.
-                    return .object(Dictionary(members, uniquingKeysWith: { first, _ in first }))
+                    return .object(Self.dictionary(consuming: &members))
                 }
             }
         case .openBracket:
@@ -235,4 +255,53 @@ extension FastJSONReader {
             return try jsonNumber(scanNumber())
         }
     }
+
+    /// The dictionary of an object's members, of duplicate names the first (name and value), sized once and hashing
+    /// each name once.
+    ///
+    /// The members are moved out rather than copied, so that no name or value is retained and released on the way.
+    @inline(__always)
+    static func dictionary(consuming members: inout [(String, JSONValue)]) -> [String: JSONValue] {
+        var object = [String: JSONValue](minimumCapacity: members.count)
+        // From the last member to the first, so that the first of duplicate names is written last.
+        while let (name, value) = members.popLast() {
+            guard object.updateValue(value, forKey: name) != nil else { continue }
+            // A later duplicate was there; its name may differ in bytes (canonical equivalence): keep this one's.
+            object.removeValue(forKey: name)
+            object[name] = value
+        }
+        return object
+    }
+
+    /// Reads the name of a member of an object kept as `JSONValue`; the reader is at its opening quote.
+    ///
+    /// A name Apple documents for such objects (Advanced Commerce information) is returned as a string constant,
+    /// which costs no allocation and no UTF-8 validation; any other name is decoded as a string value is.
+    @inline(__always)
+    mutating func readMemberName() throws(PayloadDecodingError) -> String {
+        let start = position + 1
+        let end = endOfPlainText(from: start)
+        if byte(at: end) == .quote {
+            let fields = KnownMemberName.fields
+            if let field = fields.index(of: UnsafeBufferPointer(rebasing: bytes[start..<end]), guess: fields.keys.count)
+            {
+                position = end + 1
+                return fields.keys[field].rawValue
+            }
+        }
+        return try readStringContents()
+    }
+}
+
+/// Member names Apple documents inside the objects the library keeps as `JSONValue` (Advanced Commerce information
+/// of transactions and renewals), recognised from their bytes so that each is a string constant rather than a new
+/// string.
+enum KnownMemberName: String, CodingKey, CaseIterable {
+    case consistencyToken, dependentSKUs, description, descriptors, displayName, estimatedTax, items, offer, period
+    case periodCount, price, priceIncreaseInfo, reason, refundAmount, refundDate, refundReason, refundType, refunds
+    case requestReferenceId, revocationDate, status, taxCode, taxExclusivePrice, taxRate
+    // swift-format-ignore: AlwaysUseLowerCamelCase
+    case SKU
+
+    static let fields = FastJSONFields<Self>()
 }

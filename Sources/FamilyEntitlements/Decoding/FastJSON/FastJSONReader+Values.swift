@@ -92,23 +92,14 @@ extension FastJSONReader {
     /// The UUID written in canonical form at `index`, if it is.
     @inline(__always)
     private func canonicalUUID(at index: Int) -> UUID? {
-        guard index + 36 <= bytes.count else { return nil }
-        var high: UInt64 = 0
-        var low: UInt64 = 0
-        var offset = index
-        for digit in 0..<32 {
-            if digit == 8 || digit == 12 || digit == 16 || digit == 20 {
-                guard bytes[offset] == .minus else { return nil }
-                offset += 1
-            }
-            guard let value = Self.hexValue(bytes[offset]) else { return nil }
-            if digit < 16 {
-                high = high << 4 | UInt64(value)
-            } else {
-                low = low << 4 | UInt64(value)
-            }
-            offset += 1
-        }
+        guard index + 36 <= bytes.count, bytes[index + 8] == .minus, bytes[index + 13] == .minus,
+            bytes[index + 18] == .minus, bytes[index + 23] == .minus,
+            let first = hexNumber(at: index, digits: 8), let second = hexNumber(at: index + 9, digits: 4),
+            let third = hexNumber(at: index + 14, digits: 4), let fourth = hexNumber(at: index + 19, digits: 4),
+            let fifth = hexNumber(at: index + 24, digits: 12)
+        else { return nil }
+        let high = first << 32 | second << 16 | third
+        let low = fourth << 48 | fifth
         func byte(_ word: UInt64, _ index: UInt64) -> UInt8 { UInt8(truncatingIfNeeded: word >> (56 - 8 * index)) }
         return UUID(
             uuid: (
@@ -116,6 +107,17 @@ extension FastJSONReader {
                 byte(high, 6), byte(high, 7), byte(low, 0), byte(low, 1), byte(low, 2), byte(low, 3), byte(low, 4),
                 byte(low, 5), byte(low, 6), byte(low, 7)
             ))
+    }
+
+    /// The value of `digits` hexadecimal digits at `index` (within the bytes), or nil if one is not a digit.
+    @inline(__always)
+    private func hexNumber(at index: Int, digits: Int) -> UInt64? {
+        var value: UInt64 = 0
+        for offset in 0..<digits {
+            guard let digit = Self.hexValue(bytes[index + offset]) else { return nil }
+            value = value << 4 | UInt64(digit)
+        }
+        return value
     }
 
     /// An open value of Apple's with a string raw value.

@@ -16,16 +16,23 @@ struct FastJSONReader {
     }
 
     /// The index of the first byte from `index` on that a string cannot hold as it is: a quote, a backslash, a control
-    /// character or a byte beyond ASCII; `bytes.count` if there is none. Eight bytes at a time where it can.
+    /// character or a byte beyond ASCII; `bytes.count` if there is none.
+    ///
+    /// The first 32 bytes are read eight at a time. Past them the text is likely long (a signed JWS, a certificate),
+    /// and is passed over 32 bytes at a time with vector compares, which find whether a block holds such a byte but
+    /// not where; the block that does is then read eight bytes at a time.
     @inline(__always)
     func endOfPlainText(from index: Int) -> Int {
         var index = index
         let raw = UnsafeRawBufferPointer(bytes)
+        var words = 0
         while index + 8 <= bytes.count {
             let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
             let special = Self.specialBytes(in: word)
             if special != 0 { return index + special.trailingZeroBitCount >> 3 }
             index += 8
+            words += 1
+            if words == 4 { index = Self.skipPlainBlocks(in: raw, from: index) }
         }
         while index < bytes.count {
             let byte = bytes[index]
@@ -62,6 +69,31 @@ struct FastJSONReader {
             offset += 1
         }
         return true
+    }
+
+    /// The start of the first block of 32 bytes from `offset` on that holds a quote, a backslash, a byte below 0x20
+    /// or beyond ASCII, or of the last bytes, fewer than 32.
+    ///
+    /// Read as signed bytes, both the control characters and the bytes beyond ASCII are less than 0x20: one compare
+    /// finds them.
+    @inline(__always)
+    static func skipPlainBlocks(in raw: UnsafeRawBufferPointer, from offset: Int) -> Int {
+        let quote = SIMD16<Int8>(repeating: Int8(UInt8.quote))
+        let backslash = SIMD16<Int8>(repeating: Int8(UInt8.backslash))
+        let space = SIMD16<Int8>(repeating: Int8(UInt8.space))
+        var offset = offset
+        while offset + 32 <= raw.count {
+            let low = raw.loadUnaligned(fromByteOffset: offset, as: SIMD16<Int8>.self)
+            let high = raw.loadUnaligned(fromByteOffset: offset + 16, as: SIMD16<Int8>.self)
+            let lowSpecial = (low .== quote) .| (low .== backslash) .| (low .< space)
+            let highSpecial = (high .== quote) .| (high .== backslash) .| (high .< space)
+            // The lanes of a mask are all ones or all zeros; the two halves of the mask, as words, are both zero
+            // where no byte is special (`any(_:)` reduces lane by lane where the compiler does not inline it).
+            let lanes = unsafeBitCast(lowSpecial .| highSpecial, to: SIMD2<UInt64>.self)
+            if lanes[0] | lanes[1] != 0 { return offset }
+            offset += 32
+        }
+        return offset
     }
 
     /// The high bit of each byte of `word` that is a quote, a backslash, below 0x20 or beyond ASCII; exact for the

@@ -8,10 +8,7 @@
 extension NotificationPayload {
     /// Decodes the value from JSON bytes in one pass, with the same results as `JSONDecoder` (see `AppStorePayload`).
     public init(jsonData: some DataProtocol) throws(PayloadDecodingError) {
-        self.init()
-        let outcome = FastJSON.decode(jsonData, into: &self)
-        if case .decoded = outcome { return }
-        self = try FastJSON.settle(outcome, as: Self.self, from: jsonData)
+        try self.init(fastJSONData: jsonData)
     }
 }
 
@@ -23,7 +20,10 @@ extension NotificationPayload: FastJSONDecodable {
             .externalPurchaseToken, .appData,
         ])
 
-    static var empty: Self { Self() }
+    static var empty: Self { Self(fieldsAbsent: ()) }
+
+    /// Every field absent: each optional stored property starts as nil (see `TransactionPayload`'s).
+    private init(fieldsAbsent: ()) {}
 
     static func decodeFastJSON(
         from reader: inout FastJSONReader, into value: inout Self
@@ -54,7 +54,10 @@ extension NotificationPayload: FastJSONDecodable {
 extension NotificationData: FastJSONDecodable {
     private static let fastJSONFields = FastJSONFields<CodingKeys>()
 
-    static var empty: Self { Self() }
+    static var empty: Self { Self(fieldsAbsent: ()) }
+
+    /// Every field absent: each optional stored property starts as nil (see `TransactionPayload`'s).
+    private init(fieldsAbsent: ()) {}
 
     static func decodeFastJSON(
         from reader: inout FastJSONReader, into value: inout Self
@@ -87,7 +90,10 @@ extension NotificationData: FastJSONDecodable {
 extension NotificationSummary: FastJSONDecodable {
     private static let fastJSONFields = FastJSONFields<CodingKeys>()
 
-    static var empty: Self { Self() }
+    static var empty: Self { Self(fieldsAbsent: ()) }
+
+    /// Every field absent: each optional stored property starts as nil (see `TransactionPayload`'s).
+    private init(fieldsAbsent: ()) {}
 
     static func decodeFastJSON(
         from reader: inout FastJSONReader, into value: inout Self
@@ -116,7 +122,10 @@ extension NotificationSummary: FastJSONDecodable {
 extension ExternalPurchaseToken: FastJSONDecodable {
     private static let fastJSONFields = FastJSONFields<CodingKeys>()
 
-    static var empty: Self { Self() }
+    static var empty: Self { Self(fieldsAbsent: ()) }
+
+    /// Every field absent: each optional stored property starts as nil (see `TransactionPayload`'s).
+    private init(fieldsAbsent: ()) {}
 
     static func decodeFastJSON(
         from reader: inout FastJSONReader, into value: inout Self
@@ -141,7 +150,10 @@ extension ExternalPurchaseToken: FastJSONDecodable {
 extension NotificationAppData: FastJSONDecodable {
     private static let fastJSONFields = FastJSONFields<CodingKeys>()
 
-    static var empty: Self { Self() }
+    static var empty: Self { Self(fieldsAbsent: ()) }
+
+    /// Every field absent: each optional stored property starts as nil (see `TransactionPayload`'s).
+    private init(fieldsAbsent: ()) {}
 
     static func decodeFastJSON(
         from reader: inout FastJSONReader, into value: inout Self

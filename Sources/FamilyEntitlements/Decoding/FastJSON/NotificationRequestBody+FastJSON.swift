@@ -8,17 +8,17 @@
 extension NotificationRequestBody {
     /// Decodes the value from JSON bytes in one pass, with the same results as `JSONDecoder` (see `AppStorePayload`).
     public init(jsonData: some DataProtocol) throws(PayloadDecodingError) {
-        self.init()
-        let outcome = FastJSON.decode(jsonData, into: &self)
-        if case .decoded = outcome { return }
-        self = try FastJSON.settle(outcome, as: Self.self, from: jsonData)
+        try self.init(fastJSONData: jsonData)
     }
 }
 
 extension NotificationRequestBody: FastJSONDecodable {
     private static let fastJSONFields = FastJSONFields<CodingKeys>()
 
-    static var empty: Self { Self() }
+    static var empty: Self { Self(fieldsAbsent: ()) }
+
+    /// Every field absent: each optional stored property starts as nil (see `TransactionPayload`'s).
+    private init(fieldsAbsent: ()) {}
 
     static func decodeFastJSON(
         from reader: inout FastJSONReader, into value: inout Self

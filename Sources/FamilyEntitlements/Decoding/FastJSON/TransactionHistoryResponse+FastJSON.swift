@@ -8,10 +8,7 @@
 extension TransactionHistoryResponse {
     /// Decodes the value from JSON bytes in one pass, with the same results as `JSONDecoder` (see `AppStorePayload`).
     public init(jsonData: some DataProtocol) throws(PayloadDecodingError) {
-        self.init()
-        let outcome = FastJSON.decode(jsonData, into: &self)
-        if case .decoded = outcome { return }
-        self = try FastJSON.settle(outcome, as: Self.self, from: jsonData)
+        try self.init(fastJSONData: jsonData)
     }
 }
 
@@ -22,7 +19,10 @@ extension TransactionHistoryResponse: FastJSONDecodable {
             .revision, .hasMore, .bundleId, .appAppleId, .environment, .signedTransactions,
         ])
 
-    static var empty: Self { Self() }
+    static var empty: Self { Self(fieldsAbsent: ()) }
+
+    /// Every field absent: each optional stored property starts as nil (see `TransactionPayload`'s).
+    private init(fieldsAbsent: ()) {}
 
     static func decodeFastJSON(
         from reader: inout FastJSONReader, into value: inout Self

@@ -8,10 +8,7 @@
 extension TransactionPayload {
     /// Decodes the value from JSON bytes in one pass, with the same results as `JSONDecoder` (see `AppStorePayload`).
     public init(jsonData: some DataProtocol) throws(PayloadDecodingError) {
-        self.init()
-        let outcome = FastJSON.decode(jsonData, into: &self)
-        if case .decoded = outcome { return }
-        self = try FastJSON.settle(outcome, as: Self.self, from: jsonData)
+        try self.init(fastJSONData: jsonData)
     }
 }
 
@@ -27,7 +24,11 @@ extension TransactionPayload: FastJSONDecodable {
             .revocationType, .revocationPercentage, .advancedCommerceInfo, .billingPlanType, .commitmentInfo,
         ])
 
-    static var empty: Self { Self() }
+    static var empty: Self { Self(fieldsAbsent: ()) }
+
+    /// Every field absent: each optional stored property starts as nil, with none of the public initialiser's
+    /// arguments to copy in (which costs more than the decoding of a small payload's fields).
+    private init(fieldsAbsent: ()) {}
 
     static func decodeFastJSON(
         from reader: inout FastJSONReader, into value: inout Self
@@ -81,7 +82,11 @@ extension TransactionPayload: FastJSONDecodable {
 extension TransactionCommitmentInfo: FastJSONDecodable {
     private static let fastJSONFields = FastJSONFields<CodingKeys>()
 
-    static var empty: Self { Self() }
+    static var empty: Self { Self(fieldsAbsent: ()) }
+
+    /// Every field absent: each optional stored property starts as nil, with none of the public initialiser's
+    /// arguments to copy in (which costs more than the decoding of a small payload's fields).
+    private init(fieldsAbsent: ()) {}
 
     static func decodeFastJSON(
         from reader: inout FastJSONReader, into value: inout Self
