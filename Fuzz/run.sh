@@ -31,7 +31,7 @@ echo "fuzz: building the library with libFuzzer instrumentation"
 "$swiftc" "${flags[@]}" -I "$out/lib" -L "$out/lib" -lFamilyEntitlements Fuzz/Sources/*.swift -o "$out/fuzz-decoders"
 # The fast decoder against JSONDecoder, its own executable; run it with Fuzz/run.sh differential.
 "$swiftc" "${flags[@]}" -I "$out/lib" -L "$out/lib" -lFamilyEntitlements Fuzz/Differential/main.swift \
-    -o "$out/fuzz-differential"
+    Tests/FamilyEntitlementsTests/RFC8259.swift -o "$out/fuzz-differential"
 built=$(date +%s)
 
 # Seeds: the committed corpus, Fixtures/ (when present), and a compact JWS of every JSON seed in FakeJWSSigner's form.
