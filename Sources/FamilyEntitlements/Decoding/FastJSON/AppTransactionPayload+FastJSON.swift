@@ -23,27 +23,21 @@ extension AppTransactionPayload: FastJSONDecodable {
     static func decodeFastJSON(
         from reader: inout FastJSONReader, into value: inout Self
     ) throws(PayloadDecodingError) {
-        let fields = fastJSONFields
-        var members = try reader.enterObject()
-        while let key = try reader.nextMember(fields, &members) {
-            do throws(PayloadDecodingError) {
-                switch key {
-                case .receiptType: value.receiptType = try reader.readValue(Environment.self)
-                case .appAppleId: value.appAppleId = try reader.readInt64()
-                case .bundleId: value.bundleId = try reader.readString()
-                case .applicationVersion: value.applicationVersion = try reader.readString()
-                case .versionExternalIdentifier: value.versionExternalIdentifier = try reader.readInt64()
-                case .receiptCreationDate: value.receiptCreationDate = try reader.readDate()
-                case .originalPurchaseDate: value.originalPurchaseDate = try reader.readDate()
-                case .originalApplicationVersion: value.originalApplicationVersion = try reader.readString()
-                case .deviceVerification: value.deviceVerification = try reader.readString()
-                case .deviceVerificationNonce: value.deviceVerificationNonce = try reader.readUUID()
-                case .preorderDate: value.preorderDate = try reader.readDate()
-                case .appTransactionId: value.appTransactionId = try reader.readString()
-                case .originalPlatform: value.originalPlatform = try reader.readString()
-                }
-            } catch {
-                throw error.inMember(key.stringValue)
+        try reader.readMembers(fastJSONFields) { key, reader throws(PayloadDecodingError) in
+            switch key {
+            case .receiptType: value.receiptType = try reader.readValue(Environment.self)
+            case .appAppleId: value.appAppleId = try reader.readInt64()
+            case .bundleId: value.bundleId = try reader.readString()
+            case .applicationVersion: value.applicationVersion = try reader.readString()
+            case .versionExternalIdentifier: value.versionExternalIdentifier = try reader.readInt64()
+            case .receiptCreationDate: value.receiptCreationDate = try reader.readDate()
+            case .originalPurchaseDate: value.originalPurchaseDate = try reader.readDate()
+            case .originalApplicationVersion: value.originalApplicationVersion = try reader.readString()
+            case .deviceVerification: value.deviceVerification = try reader.readString()
+            case .deviceVerificationNonce: value.deviceVerificationNonce = try reader.readUUID()
+            case .preorderDate: value.preorderDate = try reader.readDate()
+            case .appTransactionId: value.appTransactionId = try reader.readString()
+            case .originalPlatform: value.originalPlatform = try reader.readString()
             }
         }
     }

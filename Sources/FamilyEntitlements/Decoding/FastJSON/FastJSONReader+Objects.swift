@@ -18,6 +18,23 @@ extension FastJSONReader {
         return ObjectMembers()
     }
 
+    /// Reads an object member by member: `read` reads the value of each member the payload reads, with the reader at
+    /// that value, and an error it throws is placed at the member.
+    @inline(__always)
+    mutating func readMembers<Key>(
+        _ fields: FastJSONFields<Key>,
+        _ read: (Key, inout FastJSONReader) throws(PayloadDecodingError) -> Void
+    ) throws(PayloadDecodingError) {
+        var members = try enterObject()
+        while let key = try nextMember(fields, &members) {
+            do throws(PayloadDecodingError) {
+                try read(key, &self)
+            } catch {
+                throw error.inMember(key.stringValue)
+            }
+        }
+    }
+
     /// Moves to the value of the next member the payload reads and returns its key, or returns nil past the object.
     ///
     /// Unknown members are skipped after a strict check. Of duplicate names the first wins and later ones are

@@ -28,24 +28,18 @@ extension NotificationPayload: FastJSONDecodable {
     static func decodeFastJSON(
         from reader: inout FastJSONReader, into value: inout Self
     ) throws(PayloadDecodingError) {
-        let fields = fastJSONFields
-        var members = try reader.enterObject()
-        while let key = try reader.nextMember(fields, &members) {
-            do throws(PayloadDecodingError) {
-                switch key {
-                case .notificationType: value.notificationType = try reader.readValue(NotificationType.self)
-                case .subtype: value.subtype = try reader.readValue(NotificationSubtype.self)
-                case .notificationUUID: value.notificationUUID = try reader.readString()
-                case .version: value.version = try reader.readString()
-                case .signedDate: value.signedDate = try reader.readDate()
-                case .data: value.data = try reader.readNested(NotificationData.self)
-                case .summary: value.summary = try reader.readNested(NotificationSummary.self)
-                case .externalPurchaseToken:
-                    value.externalPurchaseToken = try reader.readNested(ExternalPurchaseToken.self)
-                case .appData: value.appData = try reader.readNested(NotificationAppData.self)
-                }
-            } catch {
-                throw error.inMember(key.stringValue)
+        try reader.readMembers(fastJSONFields) { key, reader throws(PayloadDecodingError) in
+            switch key {
+            case .notificationType: value.notificationType = try reader.readValue(NotificationType.self)
+            case .subtype: value.subtype = try reader.readValue(NotificationSubtype.self)
+            case .notificationUUID: value.notificationUUID = try reader.readString()
+            case .version: value.version = try reader.readString()
+            case .signedDate: value.signedDate = try reader.readDate()
+            case .data: value.data = try reader.readNested(NotificationData.self)
+            case .summary: value.summary = try reader.readNested(NotificationSummary.self)
+            case .externalPurchaseToken:
+                value.externalPurchaseToken = try reader.readNested(ExternalPurchaseToken.self)
+            case .appData: value.appData = try reader.readNested(NotificationAppData.self)
             }
         }
     }
@@ -62,26 +56,20 @@ extension NotificationData: FastJSONDecodable {
     static func decodeFastJSON(
         from reader: inout FastJSONReader, into value: inout Self
     ) throws(PayloadDecodingError) {
-        let fields = fastJSONFields
-        var members = try reader.enterObject()
-        while let key = try reader.nextMember(fields, &members) {
-            do throws(PayloadDecodingError) {
-                switch key {
-                case .environment: value.environment = try reader.readValue(Environment.self)
-                case .appAppleId: value.appAppleId = try reader.readInt64()
-                case .bundleId: value.bundleId = try reader.readString()
-                case .bundleVersion: value.bundleVersion = try reader.readString()
-                case .signedTransactionInfo: value.signedTransactionInfo = try reader.readString()
-                case .signedRenewalInfo: value.signedRenewalInfo = try reader.readString()
-                case .transactionInfo: value.transactionInfo = try reader.readNested(TransactionPayload.self)
-                case .renewalInfo: value.renewalInfo = try reader.readNested(RenewalInfoPayload.self)
-                case .status: value.status = try reader.readValue(SubscriptionStatus.self)
-                case .consumptionRequestReason:
-                    value.consumptionRequestReason =
-                        try reader.readValue(ConsumptionRequestReason.self)
-                }
-            } catch {
-                throw error.inMember(key.stringValue)
+        try reader.readMembers(fastJSONFields) { key, reader throws(PayloadDecodingError) in
+            switch key {
+            case .environment: value.environment = try reader.readValue(Environment.self)
+            case .appAppleId: value.appAppleId = try reader.readInt64()
+            case .bundleId: value.bundleId = try reader.readString()
+            case .bundleVersion: value.bundleVersion = try reader.readString()
+            case .signedTransactionInfo: value.signedTransactionInfo = try reader.readString()
+            case .signedRenewalInfo: value.signedRenewalInfo = try reader.readString()
+            case .transactionInfo: value.transactionInfo = try reader.readNested(TransactionPayload.self)
+            case .renewalInfo: value.renewalInfo = try reader.readNested(RenewalInfoPayload.self)
+            case .status: value.status = try reader.readValue(SubscriptionStatus.self)
+            case .consumptionRequestReason:
+                value.consumptionRequestReason =
+                    try reader.readValue(ConsumptionRequestReason.self)
             }
         }
     }
@@ -98,22 +86,16 @@ extension NotificationSummary: FastJSONDecodable {
     static func decodeFastJSON(
         from reader: inout FastJSONReader, into value: inout Self
     ) throws(PayloadDecodingError) {
-        let fields = fastJSONFields
-        var members = try reader.enterObject()
-        while let key = try reader.nextMember(fields, &members) {
-            do throws(PayloadDecodingError) {
-                switch key {
-                case .requestIdentifier: value.requestIdentifier = try reader.readString()
-                case .environment: value.environment = try reader.readValue(Environment.self)
-                case .appAppleId: value.appAppleId = try reader.readInt64()
-                case .bundleId: value.bundleId = try reader.readString()
-                case .productId: value.productId = try reader.readString()
-                case .storefrontCountryCodes: value.storefrontCountryCodes = try reader.readStringArray()
-                case .failedCount: value.failedCount = try reader.readInt64()
-                case .succeededCount: value.succeededCount = try reader.readInt64()
-                }
-            } catch {
-                throw error.inMember(key.stringValue)
+        try reader.readMembers(fastJSONFields) { key, reader throws(PayloadDecodingError) in
+            switch key {
+            case .requestIdentifier: value.requestIdentifier = try reader.readString()
+            case .environment: value.environment = try reader.readValue(Environment.self)
+            case .appAppleId: value.appAppleId = try reader.readInt64()
+            case .bundleId: value.bundleId = try reader.readString()
+            case .productId: value.productId = try reader.readString()
+            case .storefrontCountryCodes: value.storefrontCountryCodes = try reader.readStringArray()
+            case .failedCount: value.failedCount = try reader.readInt64()
+            case .succeededCount: value.succeededCount = try reader.readInt64()
             }
         }
     }
@@ -130,18 +112,12 @@ extension ExternalPurchaseToken: FastJSONDecodable {
     static func decodeFastJSON(
         from reader: inout FastJSONReader, into value: inout Self
     ) throws(PayloadDecodingError) {
-        let fields = fastJSONFields
-        var members = try reader.enterObject()
-        while let key = try reader.nextMember(fields, &members) {
-            do throws(PayloadDecodingError) {
-                switch key {
-                case .externalPurchaseId: value.externalPurchaseId = try reader.readString()
-                case .tokenCreationDate: value.tokenCreationDate = try reader.readDate()
-                case .appAppleId: value.appAppleId = try reader.readInt64()
-                case .bundleId: value.bundleId = try reader.readString()
-                }
-            } catch {
-                throw error.inMember(key.stringValue)
+        try reader.readMembers(fastJSONFields) { key, reader throws(PayloadDecodingError) in
+            switch key {
+            case .externalPurchaseId: value.externalPurchaseId = try reader.readString()
+            case .tokenCreationDate: value.tokenCreationDate = try reader.readDate()
+            case .appAppleId: value.appAppleId = try reader.readInt64()
+            case .bundleId: value.bundleId = try reader.readString()
             }
         }
     }
@@ -158,18 +134,12 @@ extension NotificationAppData: FastJSONDecodable {
     static func decodeFastJSON(
         from reader: inout FastJSONReader, into value: inout Self
     ) throws(PayloadDecodingError) {
-        let fields = fastJSONFields
-        var members = try reader.enterObject()
-        while let key = try reader.nextMember(fields, &members) {
-            do throws(PayloadDecodingError) {
-                switch key {
-                case .appAppleId: value.appAppleId = try reader.readInt64()
-                case .bundleId: value.bundleId = try reader.readString()
-                case .environment: value.environment = try reader.readValue(Environment.self)
-                case .signedAppTransactionInfo: value.signedAppTransactionInfo = try reader.readString()
-                }
-            } catch {
-                throw error.inMember(key.stringValue)
+        try reader.readMembers(fastJSONFields) { key, reader throws(PayloadDecodingError) in
+            switch key {
+            case .appAppleId: value.appAppleId = try reader.readInt64()
+            case .bundleId: value.bundleId = try reader.readString()
+            case .environment: value.environment = try reader.readValue(Environment.self)
+            case .signedAppTransactionInfo: value.signedAppTransactionInfo = try reader.readString()
             }
         }
     }

@@ -23,15 +23,9 @@ extension NotificationRequestBody: FastJSONDecodable {
     static func decodeFastJSON(
         from reader: inout FastJSONReader, into value: inout Self
     ) throws(PayloadDecodingError) {
-        let fields = fastJSONFields
-        var members = try reader.enterObject()
-        while let key = try reader.nextMember(fields, &members) {
-            do throws(PayloadDecodingError) {
-                switch key {
-                case .signedPayload: value.signedPayload = try reader.readString()
-                }
-            } catch {
-                throw error.inMember(key.stringValue)
+        try reader.readMembers(fastJSONFields) { key, reader throws(PayloadDecodingError) in
+            switch key {
+            case .signedPayload: value.signedPayload = try reader.readString()
             }
         }
     }

@@ -23,18 +23,12 @@ extension SubscriptionStatusesResponse: FastJSONDecodable {
     static func decodeFastJSON(
         from reader: inout FastJSONReader, into value: inout Self
     ) throws(PayloadDecodingError) {
-        let fields = fastJSONFields
-        var members = try reader.enterObject()
-        while let key = try reader.nextMember(fields, &members) {
-            do throws(PayloadDecodingError) {
-                switch key {
-                case .environment: value.environment = try reader.readValue(Environment.self)
-                case .bundleId: value.bundleId = try reader.readString()
-                case .appAppleId: value.appAppleId = try reader.readInt64()
-                case .data: value.data = try reader.readArray(of: SubscriptionGroupStatus.self)
-                }
-            } catch {
-                throw error.inMember(key.stringValue)
+        try reader.readMembers(fastJSONFields) { key, reader throws(PayloadDecodingError) in
+            switch key {
+            case .environment: value.environment = try reader.readValue(Environment.self)
+            case .bundleId: value.bundleId = try reader.readString()
+            case .appAppleId: value.appAppleId = try reader.readInt64()
+            case .data: value.data = try reader.readArray(of: SubscriptionGroupStatus.self)
             }
         }
     }
@@ -51,16 +45,10 @@ extension SubscriptionGroupStatus: FastJSONDecodable {
     static func decodeFastJSON(
         from reader: inout FastJSONReader, into value: inout Self
     ) throws(PayloadDecodingError) {
-        let fields = fastJSONFields
-        var members = try reader.enterObject()
-        while let key = try reader.nextMember(fields, &members) {
-            do throws(PayloadDecodingError) {
-                switch key {
-                case .subscriptionGroupIdentifier: value.subscriptionGroupIdentifier = try reader.readString()
-                case .lastTransactions: value.lastTransactions = try reader.readArray(of: LastTransactionsItem.self)
-                }
-            } catch {
-                throw error.inMember(key.stringValue)
+        try reader.readMembers(fastJSONFields) { key, reader throws(PayloadDecodingError) in
+            switch key {
+            case .subscriptionGroupIdentifier: value.subscriptionGroupIdentifier = try reader.readString()
+            case .lastTransactions: value.lastTransactions = try reader.readArray(of: LastTransactionsItem.self)
             }
         }
     }
@@ -77,18 +65,12 @@ extension LastTransactionsItem: FastJSONDecodable {
     static func decodeFastJSON(
         from reader: inout FastJSONReader, into value: inout Self
     ) throws(PayloadDecodingError) {
-        let fields = fastJSONFields
-        var members = try reader.enterObject()
-        while let key = try reader.nextMember(fields, &members) {
-            do throws(PayloadDecodingError) {
-                switch key {
-                case .status: value.status = try reader.readValue(SubscriptionStatus.self)
-                case .originalTransactionId: value.originalTransactionId = try reader.readString()
-                case .signedTransactionInfo: value.signedTransactionInfo = try reader.readString()
-                case .signedRenewalInfo: value.signedRenewalInfo = try reader.readString()
-                }
-            } catch {
-                throw error.inMember(key.stringValue)
+        try reader.readMembers(fastJSONFields) { key, reader throws(PayloadDecodingError) in
+            switch key {
+            case .status: value.status = try reader.readValue(SubscriptionStatus.self)
+            case .originalTransactionId: value.originalTransactionId = try reader.readString()
+            case .signedTransactionInfo: value.signedTransactionInfo = try reader.readString()
+            case .signedRenewalInfo: value.signedRenewalInfo = try reader.readString()
             }
         }
     }

@@ -27,20 +27,14 @@ extension TransactionHistoryResponse: FastJSONDecodable {
     static func decodeFastJSON(
         from reader: inout FastJSONReader, into value: inout Self
     ) throws(PayloadDecodingError) {
-        let fields = fastJSONFields
-        var members = try reader.enterObject()
-        while let key = try reader.nextMember(fields, &members) {
-            do throws(PayloadDecodingError) {
-                switch key {
-                case .revision: value.revision = try reader.readString()
-                case .hasMore: value.hasMore = try reader.readBool()
-                case .bundleId: value.bundleId = try reader.readString()
-                case .appAppleId: value.appAppleId = try reader.readInt64()
-                case .environment: value.environment = try reader.readValue(Environment.self)
-                case .signedTransactions: value.signedTransactions = try reader.readStringArray()
-                }
-            } catch {
-                throw error.inMember(key.stringValue)
+        try reader.readMembers(fastJSONFields) { key, reader throws(PayloadDecodingError) in
+            switch key {
+            case .revision: value.revision = try reader.readString()
+            case .hasMore: value.hasMore = try reader.readBool()
+            case .bundleId: value.bundleId = try reader.readString()
+            case .appAppleId: value.appAppleId = try reader.readInt64()
+            case .environment: value.environment = try reader.readValue(Environment.self)
+            case .signedTransactions: value.signedTransactions = try reader.readStringArray()
             }
         }
     }

@@ -33,47 +33,41 @@ extension TransactionPayload: FastJSONDecodable {
     static func decodeFastJSON(
         from reader: inout FastJSONReader, into value: inout Self
     ) throws(PayloadDecodingError) {
-        let fields = fastJSONFields
-        var members = try reader.enterObject()
-        while let key = try reader.nextMember(fields, &members) {
-            do throws(PayloadDecodingError) {
-                switch key {
-                case .originalTransactionId: value.originalTransactionId = try reader.readString()
-                case .transactionId: value.transactionId = try reader.readString()
-                case .webOrderLineItemId: value.webOrderLineItemId = try reader.readString()
-                case .bundleId: value.bundleId = try reader.readString()
-                case .productId: value.productId = try reader.readString()
-                case .subscriptionGroupIdentifier: value.subscriptionGroupIdentifier = try reader.readString()
-                case .purchaseDate: value.purchaseDate = try reader.readDate()
-                case .originalPurchaseDate: value.originalPurchaseDate = try reader.readDate()
-                case .expiresDate: value.expiresDate = try reader.readDate()
-                case .quantity: value.quantity = try reader.readInt32()
-                case .type: value.type = try reader.readValue(ProductType.self)
-                case .appAccountToken: value.appAccountToken = try reader.readUUID()
-                case .inAppOwnershipType: value.inAppOwnershipType = try reader.readValue(OwnershipType.self)
-                case .signedDate: value.signedDate = try reader.readDate()
-                case .revocationReason: value.revocationReason = try reader.readValue(RevocationReason.self)
-                case .revocationDate: value.revocationDate = try reader.readDate()
-                case .isUpgraded: value.isUpgraded = try reader.readBool()
-                case .offerType: value.offerType = try reader.readValue(OfferType.self)
-                case .offerIdentifier: value.offerIdentifier = try reader.readString()
-                case .environment: value.environment = try reader.readValue(Environment.self)
-                case .storefront: value.storefront = try reader.readString()
-                case .storefrontId: value.storefrontId = try reader.readString()
-                case .transactionReason: value.transactionReason = try reader.readValue(TransactionReason.self)
-                case .currency: value.currency = try reader.readString()
-                case .price: value.price = try reader.readInt64()
-                case .offerDiscountType: value.offerDiscountType = try reader.readValue(OfferDiscountType.self)
-                case .appTransactionId: value.appTransactionId = try reader.readString()
-                case .offerPeriod: value.offerPeriod = try reader.readString()
-                case .revocationType: value.revocationType = try reader.readValue(RevocationType.self)
-                case .revocationPercentage: value.revocationPercentage = try reader.readInt32()
-                case .billingPlanType: value.billingPlanType = try reader.readString()
-                case .commitmentInfo: value.commitmentInfo = try reader.readNested(TransactionCommitmentInfo.self)
-                case .advancedCommerceInfo: value.advancedCommerceInfo = try reader.readJSONValue()
-                }
-            } catch {
-                throw error.inMember(key.stringValue)
+        try reader.readMembers(fastJSONFields) { key, reader throws(PayloadDecodingError) in
+            switch key {
+            case .originalTransactionId: value.originalTransactionId = try reader.readString()
+            case .transactionId: value.transactionId = try reader.readString()
+            case .webOrderLineItemId: value.webOrderLineItemId = try reader.readString()
+            case .bundleId: value.bundleId = try reader.readString()
+            case .productId: value.productId = try reader.readString()
+            case .subscriptionGroupIdentifier: value.subscriptionGroupIdentifier = try reader.readString()
+            case .purchaseDate: value.purchaseDate = try reader.readDate()
+            case .originalPurchaseDate: value.originalPurchaseDate = try reader.readDate()
+            case .expiresDate: value.expiresDate = try reader.readDate()
+            case .quantity: value.quantity = try reader.readInt32()
+            case .type: value.type = try reader.readValue(ProductType.self)
+            case .appAccountToken: value.appAccountToken = try reader.readUUID()
+            case .inAppOwnershipType: value.inAppOwnershipType = try reader.readValue(OwnershipType.self)
+            case .signedDate: value.signedDate = try reader.readDate()
+            case .revocationReason: value.revocationReason = try reader.readValue(RevocationReason.self)
+            case .revocationDate: value.revocationDate = try reader.readDate()
+            case .isUpgraded: value.isUpgraded = try reader.readBool()
+            case .offerType: value.offerType = try reader.readValue(OfferType.self)
+            case .offerIdentifier: value.offerIdentifier = try reader.readString()
+            case .environment: value.environment = try reader.readValue(Environment.self)
+            case .storefront: value.storefront = try reader.readString()
+            case .storefrontId: value.storefrontId = try reader.readString()
+            case .transactionReason: value.transactionReason = try reader.readValue(TransactionReason.self)
+            case .currency: value.currency = try reader.readString()
+            case .price: value.price = try reader.readInt64()
+            case .offerDiscountType: value.offerDiscountType = try reader.readValue(OfferDiscountType.self)
+            case .appTransactionId: value.appTransactionId = try reader.readString()
+            case .offerPeriod: value.offerPeriod = try reader.readString()
+            case .revocationType: value.revocationType = try reader.readValue(RevocationType.self)
+            case .revocationPercentage: value.revocationPercentage = try reader.readInt32()
+            case .billingPlanType: value.billingPlanType = try reader.readString()
+            case .commitmentInfo: value.commitmentInfo = try reader.readNested(TransactionCommitmentInfo.self)
+            case .advancedCommerceInfo: value.advancedCommerceInfo = try reader.readJSONValue()
             }
         }
     }
@@ -91,18 +85,12 @@ extension TransactionCommitmentInfo: FastJSONDecodable {
     static func decodeFastJSON(
         from reader: inout FastJSONReader, into value: inout Self
     ) throws(PayloadDecodingError) {
-        let fields = fastJSONFields
-        var members = try reader.enterObject()
-        while let key = try reader.nextMember(fields, &members) {
-            do throws(PayloadDecodingError) {
-                switch key {
-                case .billingPeriodNumber: value.billingPeriodNumber = try reader.readInt32()
-                case .commitmentExpiresDate: value.commitmentExpiresDate = try reader.readDate()
-                case .commitmentPrice: value.commitmentPrice = try reader.readInt64()
-                case .totalBillingPeriods: value.totalBillingPeriods = try reader.readInt32()
-                }
-            } catch {
-                throw error.inMember(key.stringValue)
+        try reader.readMembers(fastJSONFields) { key, reader throws(PayloadDecodingError) in
+            switch key {
+            case .billingPeriodNumber: value.billingPeriodNumber = try reader.readInt32()
+            case .commitmentExpiresDate: value.commitmentExpiresDate = try reader.readDate()
+            case .commitmentPrice: value.commitmentPrice = try reader.readInt64()
+            case .totalBillingPeriods: value.totalBillingPeriods = try reader.readInt32()
             }
         }
     }
