@@ -222,6 +222,6 @@ public enum Scenario: String, CaseIterable, Hashable, Sendable {
         let expected = try expectedReport()
         return rebuildEntitlements(
             history: try history(), asOf: expected.asOf, environment: expected.environment,
-            catalog: try catalog() ?? ProductCatalog())
+            catalog: try catalog())
     }
 }

@@ -52,7 +52,7 @@ enum RebuildCommand {
         let options = try parse(arguments)
         let history: History
         var asOf = options.asOf
-        var catalog = ProductCatalog()
+        var catalog: ProductCatalog?
         if let path = options.path {
             let decoded = try History.decodeUnverified(try Output.read(path))
             if decoded.unverifiedJWSCount > 0 {
@@ -66,7 +66,7 @@ enum RebuildCommand {
             history = try scenario.history()
             let scenarioInstant = try scenario.expectedReport().asOf
             asOf = asOf ?? scenarioInstant
-            catalog = try scenario.catalog() ?? catalog
+            catalog = try scenario.catalog()
             Output.error(
                 "entitlements: no FILE given; running the shipped scenario \"\(scenario.rawValue)\": "
                     + scenario.summary)

@@ -1,9 +1,11 @@
 /// What the app sells, as far as the rebuild needs to know: entitlements, product types and durations.
 ///
 /// Optional. Without a catalog each product id is its own entitlement. With one, several products may unlock the same
-/// entitlement (a monthly and a yearly plan both unlock `pro`). A non-renewing subscription needs its `duration`
-/// here, because Apple sends no expiry for it. The JSON form is
-/// `{"products": {"<productId>": {"entitlements": ["pro"], "type": "Non-Renewing Subscription", "duration": "P1Y"}}}`.
+/// entitlement (a monthly and a yearly plan both unlock `pro`), and a product the catalog lacks unlocks nothing. A
+/// non-renewing subscription needs its `duration` here, because Apple sends no expiry for it. Naming the app's
+/// `bundleId` makes entries of any other app grant nothing. The JSON form is
+/// `{"bundleId": "com.example.app", "products": {"<productId>": {"entitlements": ["pro"],
+/// "type": "Non-Renewing Subscription", "duration": "P1Y"}}}`.
 public struct ProductCatalog: Hashable, Sendable {
     /// One product of the catalog.
     public struct Product: Hashable, Sendable {
@@ -21,10 +23,13 @@ public struct ProductCatalog: Hashable, Sendable {
         }
     }
 
+    /// The app the catalog describes, as Apple's `bundleId`; when set, entries of any other app never grant.
+    public var bundleId: String?
     /// The products by product id.
     public var products: [String: Product]
 
-    public init(products: [String: Product] = [:]) {
+    public init(bundleId: String? = nil, products: [String: Product] = [:]) {
+        self.bundleId = bundleId
         self.products = products
     }
 
@@ -35,15 +40,17 @@ public struct ProductCatalog: Hashable, Sendable {
 }
 
 extension ProductCatalog: Codable {
-    enum CodingKeys: String, CodingKey { case products }
+    enum CodingKeys: String, CodingKey { case bundleId, products }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        bundleId = try container.decodeIfPresent(String.self, forKey: .bundleId)
         products = try container.decodeIfPresent([String: Product].self, forKey: .products) ?? [:]
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(bundleId, forKey: .bundleId)
         try container.encode(products, forKey: .products)
     }
 }

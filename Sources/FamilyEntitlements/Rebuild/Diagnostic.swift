@@ -24,6 +24,20 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
         public static let incompleteTransaction = Code(rawValue: "incomplete_transaction")
         /// A transaction whose newest snapshot was left out, so that its older snapshots grant nothing.
         public static let untrustedSnapshot = Code(rawValue: "untrusted_snapshot")
+        /// A snapshot signed after the instant of evaluation that was set aside, or used because it takes access
+        /// away or because nothing signed by then is known.
+        public static let signedAfterInstant = Code(rawValue: "signed_after_instant")
+        /// A value no real payload carries (an expiry or revocation before the purchase, an empty identifier, a
+        /// quantity below 1, a negative price, a date before the App Store opened); the entry never grants.
+        public static let impossibleValue = Code(rawValue: "impossible_value")
+        /// An entry of another app than the catalog's `bundleId`; it never grants.
+        public static let foreignBundle = Code(rawValue: "foreign_bundle")
+        /// A history that names more than one bundle id while the catalog names none.
+        public static let mixedBundles = Code(rawValue: "mixed_bundles")
+        /// A transaction whose type disagrees with the catalog's type for its product; it never grants.
+        public static let catalogTypeMismatch = Code(rawValue: "catalog_type_mismatch")
+        /// A product the history names that the catalog given lacks; it unlocks no entitlement.
+        public static let uncataloguedProduct = Code(rawValue: "uncatalogued_product")
         /// Two different snapshots of one transaction or renewal info with the same signedDate.
         public static let conflictingSnapshots = Code(rawValue: "conflicting_snapshots")
         /// A notification type this library does not know; its contents were still evaluated.

@@ -15,13 +15,14 @@
 ///   - history: The customer's transactions, renewal infos and notifications, in any order.
 ///   - instant: The instant of evaluation; transactions purchased after it do not count yet.
 ///   - environment: The environment to decide for; `Production` unless testing.
-///   - catalog: Entitlements, product types and non-renewing durations; without one, each product id is its own
-///     entitlement and non-renewing subscriptions have no known duration.
+///   - catalog: Entitlements, product types, non-renewing durations and the app's bundle id; `nil` (the default)
+///     means none: each product id is then its own entitlement and non-renewing subscriptions have no known
+///     duration. With a catalog, even an empty one, a product it lacks unlocks nothing and is reported.
 public func rebuildEntitlements(
     history: History,
     asOf instant: Date,
     environment: Environment = .production,
-    catalog: ProductCatalog = ProductCatalog()
+    catalog: ProductCatalog? = nil
 ) -> EntitlementReport {
     var rebuilder = Rebuilder(instant: instant, environment: environment, catalog: catalog)
     return rebuilder.rebuild(history)

@@ -14,6 +14,8 @@ struct AdmittedEntries {
     var renewalInfos: [RenewalInfoPayload] = []
     /// The newest signedDate of the snapshots left out, by transaction id: they may carry a refund.
     var rejected: [String: Date] = [:]
+    /// The newest signedDate of the renewal infos left out, by original transaction id: they may end billing retry.
+    var rejectedRenewalInfos: [String: Date] = [:]
 }
 
 extension AdmittedEntries {
@@ -26,6 +28,12 @@ extension AdmittedEntries {
         guard let transactionId = transaction.transactionId else { return }
         let signed = transaction.signedDate ?? .distantPast
         rejected[transactionId] = max(rejected[transactionId] ?? signed, signed)
+    }
+
+    mutating func reject(_ renewalInfo: RenewalInfoPayload) {
+        guard let originalId = renewalInfo.originalTransactionId else { return }
+        let signed = renewalInfo.signedDate ?? .distantPast
+        rejectedRenewalInfos[originalId] = max(rejectedRenewalInfos[originalId] ?? signed, signed)
     }
 }
 
@@ -56,9 +64,24 @@ extension Rebuilder {
     /// Whether a transaction may take part and has nothing to report: the common case, checked without mutation, so
     /// that the payload is read field by field in place rather than copied whole.
     private func isPlainlyAdmissible(_ transaction: UnsafePointer<TransactionPayload>) -> Bool {
-        transaction.pointee.environment == environment && transaction.pointee.transactionId != nil
-            && transaction.pointee.originalTransactionId != nil && transaction.pointee.productId != nil
-            && transaction.pointee.purchaseDate != nil && transaction.pointee.inAppOwnershipType?.isKnown != false
+        guard transaction.pointee.environment == environment, transaction.pointee.inAppOwnershipType?.isKnown != false,
+            let transactionId = transaction.pointee.transactionId, !transactionId.isEmpty,
+            let originalId = transaction.pointee.originalTransactionId, !originalId.isEmpty,
+            let productId = transaction.pointee.productId, !productId.isEmpty,
+            let purchase = transaction.pointee.purchaseDate, purchase >= Self.appStoreOpening,
+            transaction.pointee.expiresDate.map({ $0 >= purchase }) ?? true,
+            transaction.pointee.revocationDate.map({ $0 >= purchase }) ?? true,
+            transaction.pointee.signedDate.map({ $0 >= Self.appStoreOpening }) ?? true,
+            transaction.pointee.quantity.map({ $0 >= 1 }) ?? true, transaction.pointee.price.map({ $0 >= 0 }) ?? true
+        else { return false }
+        if let catalog, let bundleId = catalog.bundleId, transaction.pointee.bundleId != bundleId { return false }
+        if let catalogType = catalogProducts[productId]?.type, let type = transaction.pointee.type,
+            type != catalogType
+        {
+            return false
+        }
+        return catalog?.bundleId != nil || transaction.pointee.bundleId == nil
+            || transaction.pointee.bundleId == bundleSeen.first
     }
 
     /// Whether a transaction may take part: of the rebuild's environment and complete; reports it when not, and
@@ -66,7 +89,10 @@ extension Rebuilder {
     private mutating func isAdmissible(_ transaction: borrowing TransactionPayload, what: @autoclosure () -> String)
         -> Bool
     {
-        guard admits(transaction.environment, what: what()), isComplete(transaction, what: what()) else {
+        guard admits(transaction.environment, what: what()), admits(bundleId: transaction.bundleId, what: what()),
+            isComplete(transaction, what: what()), isPossible(transaction, what: what()),
+            agreesWithCatalog(transaction, what: what())
+        else {
             return false
         }
         if let ownership = transaction.inAppOwnershipType, !ownership.isKnown {
@@ -83,10 +109,23 @@ extension Rebuilder {
     ) {
         let original = renewalInfo.originalTransactionId
         guard admits(renewalInfo.environment, what: "\(what()) of original transaction \(original ?? "(none)")") else {
+            admitted.reject(renewalInfo)
             return
         }
-        guard original != nil else {
+        guard let original else {
             report(.error, .incompleteTransaction, "\(what()) has no originalTransactionId; it is left out")
+            return
+        }
+        let impossible = [
+            original.isEmpty ? "an empty originalTransactionId" : nil,
+            renewalInfo.signedDate.flatMap { $0 < Self.appStoreOpening ? "signedDate \($0.evidenceText)" : nil },
+            renewalInfo.gracePeriodExpiresDate.flatMap {
+                $0 < Self.appStoreOpening ? "gracePeriodExpiresDate \($0.evidenceText)" : nil
+            },
+        ].compactMap { $0 }
+        guard impossible.isEmpty else {
+            reportImpossible(impossible, what: "\(what()) of original transaction \(original)")
+            admitted.reject(renewalInfo)
             return
         }
         admitted.renewalInfos.append(renewalInfo)
@@ -113,8 +152,9 @@ extension Rebuilder {
                     + "and renewal info were still evaluated")
         }
         guard let data = notification.data else { return }
-        guard admits(data.environment, what: name) else {
+        guard admits(data.environment, what: name), admits(bundleId: data.bundleId, what: name) else {
             if let transaction = data.transactionInfo { admitted.reject(transaction) }
+            if let renewalInfo = data.renewalInfo { admitted.reject(renewalInfo) }
             return
         }
         if let transaction = data.transactionInfo {
@@ -156,7 +196,7 @@ extension Rebuilder {
         }
         guard
             let originalId = data.transactionInfo?.originalTransactionId ?? data.renewalInfo?.originalTransactionId,
-            data.transactionInfo.map({ admits($0.environment) }) ?? true,
+            data.transactionInfo.map({ admits($0.environment) && isOfTheApp($0.bundleId) }) ?? true,
             data.renewalInfo.map({ admits($0.environment) }) ?? true
         else { return }
         guard let date = notification.signedDate else {
@@ -188,6 +228,85 @@ extension Rebuilder {
 
     private func admits(_ entryEnvironment: Environment?) -> Bool {
         entryEnvironment == environment
+    }
+
+    /// 2008-07-10T00:00:00Z, the day the App Store opened: no purchase is older, so an earlier date can only be
+    /// seconds mistaken for milliseconds. Xcode's year-1 originalPurchaseDate is never read by the rebuild.
+    static let appStoreOpening = Date(timeIntervalSince1970: 1_215_648_000)
+
+    /// Whether an entry's bundle id is the catalog's, where the catalog names one.
+    private func isOfTheApp(_ bundleId: String?) -> Bool {
+        guard let expected = catalog?.bundleId else { return true }
+        return bundleId == expected
+    }
+
+    /// Whether an entry of this bundle id may take part; reports it when not. Without a catalog bundle id, notes the
+    /// bundle ids seen, so that a history mixing apps is reported.
+    private mutating func admits(bundleId: String?, what: @autoclosure () -> String) -> Bool {
+        guard let expected = catalog?.bundleId else {
+            if let bundleId {
+                if bundleSeen.first == nil {
+                    bundleSeen.first = bundleId
+                } else if bundleSeen.first != bundleId {
+                    bundleSeen.mixed = true
+                }
+            }
+            return true
+        }
+        guard bundleId != expected else { return true }
+        report(
+            .error, .foreignBundle,
+            "\(what()) is of bundle id \(bundleId.map { "\"\($0)\"" } ?? "(none)"), not the catalog's \"\(expected)\"; it "
+                + "grants nothing")
+        return false
+    }
+
+    /// Whether a transaction carries only values a real payload can; reports the impossible ones when not.
+    private mutating func isPossible(_ transaction: borrowing TransactionPayload, what: @autoclosure () -> String)
+        -> Bool
+    {
+        let purchase = transaction.purchaseDate ?? Self.appStoreOpening
+        func early(_ name: String, _ date: Date?) -> String? {
+            date.flatMap { $0 < Self.appStoreOpening ? "\(name) \($0.evidenceText), before the App Store opened" : nil }
+        }
+        let impossible = [
+            transaction.transactionId == "" ? "an empty transactionId" : nil,
+            transaction.originalTransactionId == "" ? "an empty originalTransactionId" : nil,
+            transaction.productId == "" ? "an empty productId" : nil,
+            early("purchaseDate", transaction.purchaseDate), early("signedDate", transaction.signedDate),
+            early("expiresDate", transaction.expiresDate), early("revocationDate", transaction.revocationDate),
+            transaction.expiresDate.flatMap { $0 < purchase ? "expiresDate before purchaseDate" : nil },
+            transaction.revocationDate.flatMap { $0 < purchase ? "revocationDate before purchaseDate" : nil },
+            transaction.quantity.flatMap { $0 < 1 ? "quantity \($0)" : nil },
+            transaction.price.flatMap { $0 < 0 ? "a negative price (\($0) milliunits)" : nil },
+        ].compactMap { $0 }
+        guard impossible.isEmpty else {
+            reportImpossible(impossible, what: what())
+            hasUntrustedTransactions = true
+            return false
+        }
+        return true
+    }
+
+    private mutating func reportImpossible(_ values: [String], what: String) {
+        report(
+            .error, .impossibleValue,
+            "\(what) has \(values.joined(separator: ", ")), which no real payload carries; it grants nothing")
+    }
+
+    /// Whether a transaction's own type agrees with the catalog's type for its product; reports it when not.
+    private mutating func agreesWithCatalog(
+        _ transaction: borrowing TransactionPayload, what: @autoclosure () -> String
+    ) -> Bool {
+        guard let productId = transaction.productId, let catalogType = catalogProducts[productId]?.type,
+            let type = transaction.type, type != catalogType
+        else { return true }
+        report(
+            .error, .catalogTypeMismatch,
+            "\(what()) is of type \(type.rawValue), but the catalog says \(productId) is \(catalogType.rawValue); "
+                + "one of them is wrong, so it grants nothing")
+        hasUntrustedTransactions = true
+        return false
     }
 
     private mutating func isComplete(_ transaction: borrowing TransactionPayload, what: @autoclosure () -> String)

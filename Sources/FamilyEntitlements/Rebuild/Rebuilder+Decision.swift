@@ -44,10 +44,10 @@ extension Rebuilder {
                     : "rule 5: \(distinct.count) transactions name \(productId); the product is granted while any "
                         + "grants, and transaction \(transaction.id) (\(ownershipText(transaction))) is reported")
         }
-        let isSubscription = (transaction.type ?? catalog.products[productId]?.type) == .autoRenewable
+        let isSubscription = (transaction.type ?? catalogProducts[productId]?.type) == .autoRenewable
         return ProductDecision(
             productId: productId,
-            type: transaction.type ?? catalog.products[productId]?.type,
+            type: transaction.type ?? catalogProducts[productId]?.type,
             state: chosen.state,
             hasAccess: chosen.grants,
             ownership: transaction.inAppOwnershipType,
@@ -87,15 +87,32 @@ extension Rebuilder {
     /// The customer status, entitlements and diagnostics: rule 11 of the decision table.
     mutating func summarise(_ products: [ProductDecision], namesAPurchase: Bool) -> EntitlementReport {
         var entitlements: [String: Bool] = [:]
-        for (productId, product) in catalog.products {
+        for (productId, product) in catalogProducts {
             for entitlement in product.entitlements ?? [productId] {
                 entitlements[entitlement] = entitlements[entitlement] ?? false
             }
         }
         for product in products {
+            guard let catalog else {
+                entitlements[product.productId] = (entitlements[product.productId] ?? false) || product.hasAccess
+                continue
+            }
+            guard catalogProducts[product.productId] != nil else {
+                report(
+                    .error, .uncataloguedProduct,
+                    "product \(product.productId) is not in the catalog; it unlocks no entitlement (its decision, "
+                        + "\(product.state.rawValue), is still reported)")
+                continue
+            }
             for entitlement in catalog.entitlements(of: product.productId) {
                 entitlements[entitlement] = (entitlements[entitlement] ?? false) || product.hasAccess
             }
+        }
+        if bundleSeen.mixed {
+            report(
+                .error, .mixedBundles,
+                "the history names more than one bundle id and the catalog names none; name the app's bundleId in the "
+                    + "catalog so that other apps' entries grant nothing")
         }
         let status: CustomerStatus
         var reason: InactiveReason?

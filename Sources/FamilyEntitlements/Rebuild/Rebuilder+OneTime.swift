@@ -36,7 +36,7 @@ extension Rebuilder {
                     + "\(purchase.evidenceText) until revoked")
             return candidate(.active)
         case .nonRenewing?:
-            guard let duration = catalog.products[transaction.productId ?? ""]?.duration,
+            guard let duration = catalogProducts[transaction.productId ?? ""]?.duration,
                 let computed = duration.added(to: purchase)
             else {
                 report(

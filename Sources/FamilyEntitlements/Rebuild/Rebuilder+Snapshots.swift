@@ -5,21 +5,35 @@
 #endif
 
 extension Rebuilder {
-    /// The newest snapshot of each transaction, by transaction id: rule 1 of the decision table.
+    /// The snapshot of each transaction that speaks for it at the instant, by transaction id: rule 1 of the decision
+    /// table.
     ///
-    /// The newest signedDate wins; at equal signedDates the revoking snapshot wins, so a refund is never lost to a
-    /// snapshot signed in the same millisecond. Two other snapshots that differ at one signedDate are reported, and
-    /// the one whose JSON sorts first is kept, so that order never matters.
+    /// The newest snapshot signed by the instant wins; a snapshot signed after it is used only where nothing signed
+    /// by then is known (Get Transaction History signs every snapshot when it answers), the earliest such first. A
+    /// snapshot signed later never undoes a revocation or an expiry known at the instant, but one whose
+    /// revocationDate is at or before the instant is used instead of a snapshot that shows no revocation by then: a
+    /// later snapshot may only take access away. At equal signedDates the snapshot that grants less wins (a
+    /// revocation, then the earlier revocation, an upgrade, the earlier expiry); two other snapshots that differ at
+    /// one signedDate are reported, and the one whose JSON sorts first is kept, so that order never matters.
     ///
-    /// A transaction whose newest snapshot was left out (another environment, none, or missing fields) grants
-    /// nothing: that snapshot may carry a refund, so the older ones are not trusted to grant.
+    /// A transaction whose newest snapshot was left out (another environment or app, none, missing or impossible
+    /// fields) grants nothing: that snapshot may carry a refund, so the older ones are not trusted to grant.
     /// Returns positions in `admitted.transactions`.
     mutating func newestTransactions(_ admitted: AdmittedEntries) -> [String: Int] {
-        let store = admitted.transactions
+        let (store, instant) = (admitted.transactions, instant)
+        func restriction(_ index: Int) -> (Int, Date, Int, Date) {
+            let transaction = store[index]
+            return (
+                transaction.revocationDate == nil ? 1 : 0, transaction.revocationDate ?? .distantFuture,
+                transaction.isUpgraded == true ? 0 : 1, transaction.expiresDate ?? .distantPast
+            )
+        }
         var newest = newest(
             admitted.admittedIndices, key: { store[$0].transactionId }, signed: { store[$0].signedDate },
-            revokes: { store[$0].revocationDate != nil }, same: { store[$0] == store[$1] },
-            json: { (try? PayloadJSON.encode(store[$0])) ?? Data() }, name: { "transaction \($0)" })
+            grantsLess: { restriction($0) < restriction($1) }, revoked: { store[$0].revocationDate },
+            relevant: { store[$0].purchaseDate.map { $0 <= instant } ?? false },
+            same: { store[$0] == store[$1] }, sameFacts: { store[$0].unsigned == store[$1].unsigned },
+            json: { Self.json(of: store[$0]) }, name: { "transaction \($0)" })
         for (transactionId, rejectedDate) in admitted.rejected {
             guard let kept = newest[transactionId],
                 rejectedDate >= (admitted.transactions[kept].signedDate ?? .distantPast)
@@ -34,56 +48,136 @@ extension Rebuilder {
         return newest
     }
 
-    /// The newest renewal info of each subscription chain, by original transaction id, by the same rule.
-    mutating func newestRenewalInfos(_ snapshots: [RenewalInfoPayload]) -> [String: RenewalInfoPayload] {
-        newest(
+    /// The renewal info of each subscription chain that speaks for it at the instant, by original transaction id, by
+    /// the same rule; at equal signedDates the one that grants less wins (no billing retry, then billing retry
+    /// without grace, then the earlier grace end).
+    ///
+    /// A chain whose newest renewal info was left out has none: its transactions grant on their own, with no grace
+    /// period, since the renewal info left out may say that billing retry ended.
+    mutating func newestRenewalInfos(_ admitted: AdmittedEntries) -> [String: RenewalInfoPayload] {
+        let snapshots = admitted.renewalInfos
+        func restriction(_ index: Int) -> (Date, Int) {
+            let info = snapshots[index]
+            let inRetry = info.isInBillingRetryPeriod == true
+            return (inRetry ? info.gracePeriodExpiresDate ?? .distantPast : .distantPast, inRetry ? 1 : 0)
+        }
+        var newest = newest(
             Array(snapshots.indices), key: { snapshots[$0].originalTransactionId },
-            signed: { snapshots[$0].signedDate },
-            revokes: { _ in false }, same: { snapshots[$0] == snapshots[$1] },
-            json: { (try? PayloadJSON.encode(snapshots[$0])) ?? Data() },
-            name: { "renewal info of original transaction \($0)" }
-        ).mapValues { snapshots[$0] }
+            signed: { snapshots[$0].signedDate }, grantsLess: { restriction($0) < restriction($1) },
+            revoked: { _ in nil }, relevant: { _ in true }, same: { snapshots[$0] == snapshots[$1] },
+            sameFacts: { snapshots[$0].unsigned == snapshots[$1].unsigned }, json: { Self.json(of: snapshots[$0]) },
+            name: { "renewal info of original transaction \($0)" })
+        for (originalId, rejectedDate) in admitted.rejectedRenewalInfos {
+            guard let kept = newest[originalId], rejectedDate >= (snapshots[kept].signedDate ?? .distantPast)
+            else { continue }
+            newest[originalId] = nil
+            report(
+                .error, .untrustedSnapshot,
+                "renewal info of original transaction \(originalId) has a newer snapshot that was left out; older "
+                    + "ones are not trusted, so the chain grants only what its transactions grant on their own")
+        }
+        return newest.mapValues { snapshots[$0] }
     }
 
-    /// The newest snapshot by key: the newest signedDate, then a revoking one; a remaining tie is reported and
-    /// resolved by canonical JSON, so that the answer never depends on the order of arrival.
+    private static func json(of payload: some Encodable) -> Data {
+        (try? PayloadJSON.encode(payload)) ?? Data()
+    }
+
+    /// The snapshot that speaks for each key at the instant; see `newestTransactions(_:)`.
     private mutating func newest(
-        _ indices: [Int], key: (Int) -> String?, signed: (Int) -> Date?, revokes: (Int) -> Bool,
-        same: (Int, Int) -> Bool, json: (Int) -> Data, name: (String) -> String
+        _ indices: [Int], key: (Int) -> String?, signed: (Int) -> Date?, grantsLess: (Int, Int) -> Bool,
+        revoked: (Int) -> Date?, relevant: (Int) -> Bool, same: (Int, Int) -> Bool, sameFacts: (Int, Int) -> Bool,
+        json: (Int) -> Data, name: (String) -> String
     ) -> [String: Int] {
+        let instant = self.instant
         var newest: [String: Int] = [:]
         newest.reserveCapacity(indices.count)
         var tied: [String: [Int]] = [:]
+        /// The keys with different snapshots at the signedDate of the one used.
+        var conflicted: Set<String> = []
+        /// The snapshots signed after the instant, by key: rare outside an audit of the past.
+        var later: [String: [Int]] = [:]
         for index in indices {
             guard let id = key(index) else { continue }
+            let new = signed(index) ?? .distantPast
+            if new > instant { later[id, default: []].append(index) }
             // One lookup per snapshot: the slot is judged and updated in place.
             let offer = Self.offer(index, to: &newest[id]) { current in
-                let (new, old) = (signed(index) ?? .distantPast, signed(current) ?? .distantPast)
-                let (newRevokes, oldRevokes) = (revokes(index), revokes(current))
-                if new > old || (new == old && newRevokes && !oldRevokes) { return .replaces }
-                if new == old, newRevokes == oldRevokes, !same(index, current) { return .ties(current) }
-                return .yields
+                let old = signed(current) ?? .distantPast
+                if new != old {
+                    let (isKnown, wasKnown) = (new <= instant, old <= instant)
+                    // What was signed by the instant first; by then the newest, after it the earliest.
+                    let replaces = isKnown != wasKnown ? isKnown : (new > old) == isKnown
+                    return replaces ? .replaces : .yields
+                }
+                if same(index, current) { return .yields }
+                if grantsLess(index, current) { return .settles }
+                if grantsLess(current, index) { return .outweighed }
+                return .ties(current)
             }
             switch offer {
             case .first, .yields: break
-            case .replaces: if !tied.isEmpty { tied[id] = nil }
-            case .ties(let current): tied[id, default: [current]].append(index)
+            case .replaces:
+                if !tied.isEmpty { tied[id] = nil }
+                if !conflicted.isEmpty { conflicted.remove(id) }
+            case .settles:
+                if !tied.isEmpty { tied[id] = nil }
+                conflicted.insert(id)
+            case .outweighed: conflicted.insert(id)
+            case .ties(let current):
+                tied[id, default: [current]].append(index)
+                conflicted.insert(id)
             }
         }
         for (id, candidates) in tied {
-            report(
-                .warning, .conflictingSnapshots,
-                "\(name(id)) has different snapshots with the same signedDate; the one whose JSON sorts first is used")
             newest[id] =
                 candidates.map { (index: $0, json: json($0)) }
                 .min { $0.json.lexicographicallyPrecedes($1.json) }?.index
         }
+        for id in conflicted {
+            report(
+                .warning, .conflictingSnapshots,
+                "\(name(id)) has different snapshots with the same signedDate; the one that grants less is used, and "
+                    + "between equals the one whose JSON sorts first")
+        }
+        for (id, snapshots) in later {
+            guard let used = newest[id] else { continue }
+            let usedSigned = signed(used) ?? .distantPast
+            // A later snapshot may only take access away: a revocation by the instant that the used one lacks.
+            let revokesByThen = snapshots.filter { revoked($0).map { $0 <= instant } ?? false }
+            if revoked(used).map({ $0 > instant }) ?? true, !revokesByThen.isEmpty {
+                func order(_ index: Int) -> (Date, Date) {
+                    (revoked(index) ?? .distantPast, signed(index) ?? .distantPast)
+                }
+                let revoking = revokesByThen.min {
+                    order($0) != order($1) ? order($0) < order($1) : json($0).lexicographicallyPrecedes(json($1))
+                }
+                guard let revoking else { continue }
+                newest[id] = revoking
+                report(
+                    .warning, .signedAfterInstant,
+                    "\(name(id)) has a snapshot signed \((signed(revoking) ?? .distantPast).evidenceText), after "
+                        + "the instant, revoking it by then; it is used, since a later snapshot may take access away "
+                        + "but never give it")
+                continue
+            }
+            guard relevant(used), snapshots.contains(where: { !sameFacts($0, used) }) else { continue }
+            report(
+                .warning, .signedAfterInstant,
+                usedSigned <= instant
+                    ? "\(name(id)) has other snapshots signed after the instant; they are set aside and the newest "
+                        + "signed by then (\(usedSigned.evidenceText)) is used"
+                    : "\(name(id)) is known only from snapshots signed after the instant; the earliest "
+                        + "(\(usedSigned.evidenceText)) is used and the later ones set aside")
+        }
         return newest
     }
 
-    /// What a snapshot offered for a key did: took an empty slot, replaced the one there, tied with it, or yielded.
+    /// What a snapshot offered for a key did: took an empty slot, replaced the one there, or yielded to it; at the
+    /// same signedDate, replaced it because it grants less (settles), yielded because it grants more (outweighed),
+    /// or tied with it.
     private enum Offer {
-        case first, replaces, ties(Int), yields
+        case first, replaces, yields, settles, outweighed, ties(Int)
     }
 
     /// Offers the snapshot at `index` to a slot of the newest snapshots, judged against the one already there.
@@ -93,7 +187,28 @@ extension Rebuilder {
             return .first
         }
         let offer = judge(current)
-        if case .replaces = offer { slot = index }
+        switch offer {
+        case .replaces, .settles: slot = index
+        default: break
+        }
         return offer
+    }
+}
+
+extension TransactionPayload {
+    /// The snapshot without its signedDate: what it says, whenever it was signed.
+    fileprivate var unsigned: TransactionPayload {
+        var copy = self
+        copy.signedDate = nil
+        return copy
+    }
+}
+
+extension RenewalInfoPayload {
+    /// The snapshot without its signedDate: what it says, whenever it was signed.
+    fileprivate var unsigned: RenewalInfoPayload {
+        var copy = self
+        copy.signedDate = nil
+        return copy
     }
 }

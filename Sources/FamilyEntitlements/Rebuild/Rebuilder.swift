@@ -8,9 +8,12 @@
 struct Rebuilder {
     let instant: Date
     let environment: Environment
-    let catalog: ProductCatalog
+    let catalog: ProductCatalog?
+    /// The catalog's products; none without a catalog.
+    let catalogProducts: [String: ProductCatalog.Product]
     private(set) var diagnostics: Set<Diagnostic> = []
-    /// Whether a transaction was left out because its newest snapshot could not be trusted.
+    /// Whether a transaction was left out because it could not be trusted (a newer snapshot left out, impossible
+    /// values, a type the catalog contradicts): the customer still named a purchase, so is never `new`.
     var hasUntrustedTransactions = false
     /// Whether evaluations write their evidence: only while the reported candidate of a product is evaluated again.
     var isExplaining = false
@@ -18,10 +21,14 @@ struct Rebuilder {
     /// The longest billing retry Apple runs after a failed renewal.
     static let billingRetryLimit: TimeInterval = 60 * 24 * 60 * 60
 
-    init(instant: Date, environment: Environment, catalog: ProductCatalog) {
+    /// The first bundle id the history names, and whether it names another, when the catalog names none.
+    var bundleSeen: (first: String?, mixed: Bool) = (nil, false)
+
+    init(instant: Date, environment: Environment, catalog: ProductCatalog?) {
         self.instant = instant
         self.environment = environment
         self.catalog = catalog
+        catalogProducts = catalog?.products ?? [:]
     }
 
     mutating func rebuild(_ history: History) -> EntitlementReport {
@@ -35,7 +42,7 @@ struct Rebuilder {
     /// The rebuild after admission. `store` holds the admitted transactions for the duration of the call only.
     private mutating func rebuild(_ admitted: AdmittedEntries, store: Store, evidence: Evidence) -> EntitlementReport {
         let newest = newestTransactions(admitted)
-        let renewalInfos = newestRenewalInfos(admitted.renewalInfos)
+        let renewalInfos = newestRenewalInfos(admitted)
 
         var candidates: [String: [Candidate]] = [:]
         var subscriptions: [String: ChainEntries] = [:]
@@ -47,7 +54,7 @@ struct Rebuilder {
             guard let purchase = store[index].purchaseDate, purchase <= instant,
                 let productId = store[index].productId, let originalId = store[index].originalTransactionId
             else { continue }
-            let type = store[index].type ?? catalog.products[productId]?.type
+            let type = store[index].type ?? catalogProducts[productId]?.type
             switch type {
             // The most frequent type first: each case compares the type's raw string.
             case .autoRenewable?:

@@ -57,7 +57,7 @@ struct DecisionRow: Sendable, CustomTestStringConvertible {
     /// The instant of evaluation, in days from 2026-01-01.
     var asOf: Double
     var environment: Environment = .production
-    var catalog = ProductCatalog()
+    var catalog: ProductCatalog? = nil
     var products: [ProductExpectation]
     var customer: Expect<CustomerStatus> = .unchecked
     var customerReason: Expect<InactiveReason?> = .unchecked

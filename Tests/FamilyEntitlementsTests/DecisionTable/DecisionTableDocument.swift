@@ -9,8 +9,15 @@ enum DecisionTableDocument {
             """
             The same transactionId may arrive many times; the snapshot with the newest signedDate is the truth \
             (REFUND then REFUND_REVERSED restores access, RENEWAL_EXTENDED moves expiresDate, a stale snapshot \
-            arriving late changes nothing). At equal signedDates the revoking snapshot wins. A transaction \
-            purchased after the instant of evaluation does not count yet.
+            arriving late changes nothing). At an instant, the truth is the newest snapshot signed by then; a \
+            snapshot signed later is used only where nothing signed by then is known (the earliest such), and may \
+            take access away (a revocationDate at or before the instant) but never give it; either is reported. At \
+            equal signedDates the snapshot that grants less wins (revoked, then the earlier revocation, upgraded, \
+            the earlier expiry) and the conflict is reported. Renewal infos follow the same rules (no billing \
+            retry grants less than billing retry, which grants less than a grace period, by its end). A snapshot \
+            left out (another environment, none, missing or impossible values) that is as new as the one kept \
+            makes the older ones untrusted: the transaction grants nothing, the chain keeps no grace period. A \
+            transaction purchased after the instant of evaluation does not count yet.
             """
         ),
         2: (
@@ -88,7 +95,9 @@ enum DecisionTableDocument {
             """
             The rebuild runs for one environment (default Production). Entries of another environment, or with \
             none, never grant and each is reported; a Sandbox entry in a Production history is an attack or a \
-            bug, not a purchase. Xcode payloads evaluate under Xcode.
+            bug, not a purchase. Xcode payloads evaluate under Xcode. A catalog that names the app's bundleId \
+            makes every entry of another bundle grant nothing, each reported; without one, a history that names \
+            more than one bundle id is an error diagnostic.
             """
         ),
         10: (
@@ -97,7 +106,11 @@ enum DecisionTableDocument {
             An unknown notification type, subtype, ownership, product type or revocation value never crashes the \
             rebuild and never disappears: it yields a warning naming the raw value, and the transaction still \
             counts where its fields allow (an unknown product type grants only while an expiresDate bounds it). \
-            A transaction missing its ids or purchaseDate never grants.
+            A transaction missing its ids or purchaseDate never grants. Impossible values (an expiry or \
+            revocation before the purchase, an empty identifier, a quantity below 1, a negative price, a date \
+            before the App Store opened on 2008-07-10, which can only be seconds mistaken for milliseconds) never \
+            grant and are reported; the customer is then inactive (undetermined), not new. Xcode's year-1 \
+            originalPurchaseDate is documented (rule 9) and never read.
             """
         ),
         11: (
@@ -106,7 +119,9 @@ enum DecisionTableDocument {
             `new` (no non-consumable, non-renewing or auto-renewable transaction by the instant), `active` (any \
             product grants) or `inactive`, with why, most actionable first: billingRetry (ask to update payment), \
             billingRetryFamilyMember (the member cannot), refunded, familyRevocation, revoked, expired, \
-            undetermined. A catalog maps products to entitlements.
+            undetermined. A catalog maps products to entitlements; without one each product id is its own \
+            entitlement. With a catalog, even an empty one, a product it lacks unlocks nothing, and a transaction \
+            whose type disagrees with the catalog's grants nothing; both are reported.
             """
         ),
         12: (

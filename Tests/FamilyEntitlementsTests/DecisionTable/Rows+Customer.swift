@@ -76,5 +76,5 @@ extension DecisionRow {
     /// Every row of the decision table, in rule order.
     static let all: [DecisionRow] =
         snapshots + subscriptions + upgrades + oneTimeProducts + family + revocations + offers + environments
-        + customers
+        + customers + trust
 }

@@ -53,13 +53,14 @@ extension DecisionRow {
                 history: History(transactions: [refunded, active]), asOf: 15,
                 products: [ProductExpectation(Given.monthly, .revoked, access: false)]),
             DecisionRow(
-                rule: 1, name: "equal signedDates: the revoking snapshot wins",
+                rule: 1, name: "equal signedDates: the revoking snapshot wins, and the conflict is reported",
                 source: "decision table: a refund is never lost to a snapshot signed in the same millisecond",
                 history: History(transactions: [
                     Given.subscription("1001", from: 0, to: 30, signed: 10),
                     refunded,
                 ]), asOf: 15,
-                products: [ProductExpectation(Given.monthly, .revoked, access: false)]),
+                products: [ProductExpectation(Given.monthly, .revoked, access: false)],
+                diagnostics: [.conflictingSnapshots]),
             DecisionRow(
                 rule: 1, name: "a transaction purchased after the instant does not count yet: the customer is new",
                 source: "decision table: the instant of evaluation is explicit",
