@@ -27,9 +27,9 @@ enum DecisionTableDocument {
             purchaseDate <= t < expiresDate and not revoked. The chain's newest renewal info describes its newest \
             transaction only (and only if signed since that transaction's purchase): after that transaction \
             expires, in billing retry with gracePeriodExpiresDate > t -> gracePeriod, with access; in billing \
-            retry after or without grace -> billingRetry, no access; more than 60 days after expiry, or otherwise \
-            -> expired. An EXPIRED notification (any subtype) or GRACE_PERIOD_EXPIRED signed by t ends what it \
-            ends even if an older renewal info says otherwise. DID_RENEW with BILLING_RECOVERY is a recovery and \
+            retry after or without grace -> billingRetry, no access; 60 days or more after expiry, or otherwise \
+            -> expired. An EXPIRED notification (any subtype) or GRACE_PERIOD_EXPIRED signed by t, and since the \
+            newest transaction's purchase, ends what it ends even if an older renewal info says otherwise. DID_RENEW with BILLING_RECOVERY is a recovery and \
             the evidence says so. Refunding a past renewal does not end the current period; refunding the current \
             one does.
             """
@@ -58,7 +58,8 @@ enum DecisionTableDocument {
             """
             A FAMILY_SHARED transaction grants on its own, with canManage = false. Where one person holds both a \
             PURCHASED and a FAMILY_SHARED transaction for a product, the product is granted while either grants, \
-            PURCHASED preferred; revoking one leaves the other.
+            PURCHASED preferred; revoking one leaves the other. Where none grants, the newest transaction is \
+            reported, and the customer's reason follows it.
             """
         ),
         6: (

@@ -48,6 +48,21 @@ extension DecisionRow {
                     ProductExpectation(Given.monthly, .billingRetry, access: false),
                 ], customer: .equals(.inactive), customerReason: .equals(.billingRetry)),
             DecisionRow(
+                rule: 11, name: "REFUND_PRORATED: the customer is inactive (refunded), not merely revoked",
+                source: "apple-facts 2 and 5: REFUND_PRORATED is a refund, with revocationPercentage",
+                history: History(transactions: [
+                    Given.subscription("1209", from: 0, to: 30, signed: 3) {
+                        $0.revocationDate = Given.day(3)
+                        $0.revocationType = .refundProrated
+                        $0.revocationPercentage = 50_000
+                    }
+                ]), asOf: 5,
+                products: [
+                    ProductExpectation(Given.monthly, .revoked, access: false) {
+                        $0.revocationCause = .equals(.proratedRefund)
+                    }
+                ], customer: .equals(.inactive), customerReason: .equals(.refunded)),
+            DecisionRow(
                 rule: 11, name: "a catalog maps several products to one entitlement: pro is on while any grants",
                 source: "decision table: a catalog maps product ids to entitlement ids",
                 history: History(transactions: [
@@ -75,6 +90,6 @@ extension DecisionRow {
 
     /// Every row of the decision table, in rule order.
     static let all: [DecisionRow] =
-        snapshots + subscriptions + upgrades + oneTimeProducts + family + revocations + offers + environments
+        snapshots + subscriptions + edges + upgrades + oneTimeProducts + family + revocations + offers + environments
         + customers + trust
 }

@@ -58,6 +58,40 @@ extension DecisionRow {
                 ]), asOf: 5, products: [], customer: .equals(.inactive), customerReason: .equals(.undetermined),
                 diagnostics: [.missingEnvironment, .untrustedSnapshot]),
             DecisionRow(
+                rule: 9,
+                name:
+                    "a left-out snapshot signed in the same millisecond as the kept one: the transaction is untrusted",
+                source: "decision table: never access on bad data; at equal signedDates the revoking snapshot wins",
+                history: History(transactions: [
+                    Given.subscription("9006", from: 0, to: 30, signed: 3),
+                    Given.subscription("9006", from: 0, to: 30, signed: 3) {
+                        $0.environment = nil
+                        $0.revocationDate = Given.day(3)
+                    },
+                ]), asOf: 5, products: [], customer: .equals(.inactive), customerReason: .equals(.undetermined),
+                diagnostics: [.missingEnvironment, .untrustedSnapshot]),
+            DecisionRow(
+                rule: 9,
+                name: "an EXPIRED wrapped as Production carrying a Sandbox transaction does not end Production grace",
+                source: "apple-facts 1 and 10: nested contents are signed on their own; production refuses sandbox",
+                history: History(
+                    transactions: [Given.subscription("9007", from: 0, to: 30)],
+                    renewalInfos: [
+                        Given.renewal("9007", signed: 30) {
+                            $0.isInBillingRetryPeriod = true
+                            $0.gracePeriodExpiresDate = Given.day(40)
+                        }
+                    ],
+                    notifications: [
+                        Given.notification(
+                            .expired, .billingRetry, signed: 32,
+                            transaction: Given.subscription("9008", original: "9007", from: 0, to: 30) {
+                                $0.environment = .sandbox
+                            })
+                    ]), asOf: 35,
+                products: [ProductExpectation(Given.monthly, .gracePeriod, access: true)],
+                diagnostics: [.foreignEnvironment]),
+            DecisionRow(
                 rule: 9, name: "Xcode payload (fractional ms, year-1 originalPurchaseDate) evaluates under Xcode",
                 source: "apple-facts 1: Xcode-signed samples",
                 history: History(transactions: [xcode]), asOf: 5, environment: .xcode,

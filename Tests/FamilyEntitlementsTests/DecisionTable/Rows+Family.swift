@@ -56,6 +56,23 @@ extension DecisionRow {
                     }
                 ]),
             DecisionRow(
+                rule: 5,
+                name: "none grants: the newest transaction is reported, and the customer's reason follows it",
+                source: "decision table: the newest transaction is the customer's latest state (apple-facts 10)",
+                history: History(transactions: [
+                    Given.subscription("5301", from: 0, to: 30),
+                    Given.subscription("5302", from: 40, to: 70, ownership: .familyShared, signed: 50) {
+                        $0.revocationDate = Given.day(50)
+                        $0.revocationType = .familyRevoke
+                    },
+                ]), asOf: 60,
+                products: [
+                    ProductExpectation(Given.monthly, .revoked, access: false) {
+                        $0.transactionId = .equals("5302")
+                        $0.revocationCause = .equals(.familyRevocation)
+                    }
+                ], customer: .equals(.inactive), customerReason: .equals(.familyRevocation)),
+            DecisionRow(
                 rule: 5, name: "shared non-consumable (ONE_TIME_CHARGE to a member): granted, not manageable",
                 source: "apple-facts 4: a shared non-consumable arrives as ONE_TIME_CHARGE",
                 history: History(notifications: [

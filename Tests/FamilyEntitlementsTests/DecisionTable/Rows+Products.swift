@@ -30,6 +30,14 @@ extension DecisionRow {
                 ]), asOf: 15,
                 products: [ProductExpectation(Given.basic, .upgraded, access: false)]),
             DecisionRow(
+                rule: 3, name: "isUpgraded has no effect before the signedDate of the snapshot that carries it",
+                source:
+                    "apple-facts 8: the old transaction gets isUpgraded; a snapshot says nothing before it is signed",
+                history: History(transactions: [
+                    Given.subscription("3001", Given.basic, from: 0, to: 30, signed: 10) { $0.isUpgraded = true }
+                ]), asOf: 5,
+                products: [ProductExpectation(Given.basic, .active, access: true)]),
+            DecisionRow(
                 rule: 3, name: "downgrade before it takes effect: the higher product keeps access to its expiresDate",
                 source: "apple-facts 8: a downgrade takes effect at the next renewal",
                 history: History(
@@ -113,6 +121,15 @@ extension DecisionRow {
                 history: History(transactions: [Given.oneTime("4101", Given.pass, type: .nonRenewing, on: 0)]),
                 asOf: 91, catalog: seasonCatalog,
                 products: [ProductExpectation(Given.pass, .expired, access: false)]),
+            DecisionRow(
+                rule: 4, name: "exactly at the end of a non-renewing duration (d0 + P3M = d90): expired",
+                source:
+                    "apple-facts 9: the app decides how long it lasts; it ends at that instant, as expiresDate does",
+                history: History(transactions: [Given.oneTime("4101", Given.pass, type: .nonRenewing, on: 0)]),
+                asOf: 90, catalog: seasonCatalog,
+                products: [
+                    ProductExpectation(Given.pass, .expired, access: false) { $0.expiresDate = .equals(Given.day(90)) }
+                ]),
             DecisionRow(
                 rule: 4, name: "non-renewing subscription with no known duration: undetermined, never unlimited",
                 source: "apple-facts 9: no expiresDate; never grant unlimited access",

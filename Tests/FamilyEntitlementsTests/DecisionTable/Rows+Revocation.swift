@@ -66,6 +66,44 @@ extension DecisionRow {
                 source: "apple-facts 4: 0 is set both when the member leaves and after a purchaser refund"),
             DecisionRow(
                 rule: 7,
+                name: "no revocationType, FAMILY_SHARED, no reason: unknown, the customer is inactive (revoked)",
+                source: "apple-facts 4: only revocationReason 1 proves a refund on a member's copy",
+                history: History(transactions: [
+                    Given.subscription("7301", from: 0, to: 30, ownership: .familyShared, signed: 3) {
+                        $0.revocationDate = Given.day(3)
+                    }
+                ]), asOf: 5,
+                products: [
+                    ProductExpectation(Given.monthly, .revoked, access: false) {
+                        $0.revocationCause = .equals(.unknown)
+                        $0.causeInferred = .equals(true)
+                    }
+                ], customer: .equals(.inactive), customerReason: .equals(.revoked)),
+            DecisionRow(
+                rule: 7, name: "a REVOKE earlier than a refund snapshot decides the cause: familyRevocation",
+                source: "apple-facts 4: the earliest revocation ends access; a departure's REVOKE carries no "
+                    + "revocationDate (seed documents; Apple documents revocationDate for family revocations too)",
+                history: History(
+                    transactions: [
+                        Given.subscription("7401", from: 0, to: 30, ownership: .familyShared, signed: 3) {
+                            $0.revocationDate = Given.day(3)
+                            $0.revocationReason = .appIssue
+                        }
+                    ],
+                    notifications: [
+                        Given.notification(
+                            .revoke, signed: 2,
+                            transaction: Given.subscription(
+                                "7401", from: 0, to: 30, ownership: .familyShared, signed: 2))
+                    ]), asOf: 4,
+                products: [
+                    ProductExpectation(Given.monthly, .revoked, access: false) {
+                        $0.revocationCause = .equals(.familyRevocation)
+                        $0.causeInferred = .equals(true)
+                    }
+                ], customer: .equals(.inactive), customerReason: .equals(.familyRevocation)),
+            DecisionRow(
+                rule: 7,
                 name: "member leaves: REVOKE without revocationDate -> revoked, familyRevocation at its signedDate",
                 source: "apple-facts 4: a departure's REVOKE arrives without revocationDate",
                 history: History(transactions: [shared], notifications: [revoke]), asOf: 12,

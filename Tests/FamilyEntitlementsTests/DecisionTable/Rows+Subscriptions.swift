@@ -153,4 +153,120 @@ extension DecisionRow {
                 diagnostics: [.missingExpiresDate]),
         ]
     }()
+
+    /// Rule 2 at its edges: each row evaluates at the exact instant where one comparison decides, or pins which
+    /// notifications belong to which period.
+    static let edges: [DecisionRow] = {
+        let period = Given.subscription("2101", from: 0, to: 30)
+        let graceTo40 = Given.renewal("2101", signed: 30) {
+            $0.isInBillingRetryPeriod = true
+            $0.gracePeriodExpiresDate = Given.day(40)
+        }
+        return [
+            DecisionRow(
+                rule: 2, name: "exactly at purchaseDate: active, the period includes its first instant",
+                source: "App Store Server API: purchaseDate; apple-facts 7",
+                history: History(transactions: [period]), asOf: 0,
+                products: [ProductExpectation(Given.monthly, .active, access: true)], customer: .equals(.active)),
+            DecisionRow(
+                rule: 2, name: "exactly at expiresDate: expired, the period ends at that instant",
+                source: "App Store Server API: expiresDate, the time the subscription expires",
+                history: History(transactions: [period]), asOf: 30,
+                products: [ProductExpectation(Given.monthly, .expired, access: false)],
+                customer: .equals(.inactive), customerReason: .equals(.expired)),
+            DecisionRow(
+                rule: 2, name: "exactly at revocationDate: revoked, refund",
+                source: "apple-facts 5: REFUND, the transaction carries revocationDate and access ends",
+                history: History(transactions: [
+                    Given.subscription("2101", from: 0, to: 30, signed: 3) {
+                        $0.revocationDate = Given.day(3)
+                        $0.revocationType = .refundFull
+                    }
+                ]), asOf: 3,
+                products: [
+                    ProductExpectation(Given.monthly, .revoked, access: false) {
+                        $0.revocationCause = .equals(.refund)
+                        $0.causeInferred = .equals(false)
+                    }
+                ], customer: .equals(.inactive), customerReason: .equals(.refunded)),
+            DecisionRow(
+                rule: 2, name: "exactly at gracePeriodExpiresDate: billingRetry, no access",
+                source: "apple-facts 7: after the grace period billing retry goes on without access",
+                history: History(transactions: [period], renewalInfos: [graceTo40]), asOf: 40,
+                products: [ProductExpectation(Given.monthly, .billingRetry, access: false)],
+                customer: .equals(.inactive), customerReason: .equals(.billingRetry)),
+            DecisionRow(
+                rule: 2,
+                name: "a renewal info signed in the same millisecond as the newest purchase still describes it",
+                source: "apple-facts 1 and 7: renewal info describes the newest transaction of its chain",
+                history: History(
+                    transactions: [period],
+                    renewalInfos: [
+                        Given.renewal("2101", signed: 0) {
+                            $0.isInBillingRetryPeriod = true
+                            $0.gracePeriodExpiresDate = Given.day(40)
+                        }
+                    ]), asOf: 35,
+                products: [
+                    ProductExpectation(Given.monthly, .gracePeriod, access: true) {
+                        $0.expiresDate = .equals(Given.day(40))
+                    }
+                ]),
+            DecisionRow(
+                rule: 2, name: "billing retry exactly 60 days after expiry: expired",
+                source: "apple-facts 7: Apple retries billing for up to 60 days",
+                history: History(
+                    transactions: [period],
+                    renewalInfos: [Given.renewal("2101", signed: 30) { $0.isInBillingRetryPeriod = true }]),
+                asOf: 90,
+                products: [ProductExpectation(Given.monthly, .expired, access: false)],
+                customer: .equals(.inactive), customerReason: .equals(.expired)),
+            DecisionRow(
+                rule: 2, name: "exactly at an EXPIRED notification's signedDate: expired, the grace period is over",
+                source: "apple-facts 7 and 10: EXPIRED ends access",
+                history: History(
+                    transactions: [period], renewalInfos: [graceTo40],
+                    notifications: [Given.notification(.expired, .billingRetry, signed: 35, transaction: period)]),
+                asOf: 35,
+                products: [ProductExpectation(Given.monthly, .expired, access: false)]),
+            DecisionRow(
+                rule: 2,
+                name: "an EXPIRED notification from before a resubscription does not end the new period's grace",
+                source: "apple-facts 3 and 7: EXPIRED ends the period it was sent for; a resubscription starts anew",
+                history: History(
+                    transactions: [
+                        period,
+                        Given.subscription("2102", original: "2101", from: 50, to: 60) {
+                            $0.transactionReason = .purchase
+                        },
+                    ],
+                    renewalInfos: [
+                        Given.renewal("2101", signed: 60) {
+                            $0.isInBillingRetryPeriod = true
+                            $0.gracePeriodExpiresDate = Given.day(76)
+                        }
+                    ],
+                    notifications: [Given.notification(.expired, .voluntary, signed: 31, transaction: period)]),
+                asOf: 65,
+                products: [
+                    ProductExpectation(Given.monthly, .gracePeriod, access: true) {
+                        $0.transactionId = .equals("2102")
+                    }
+                ]),
+            DecisionRow(
+                rule: 2,
+                name: "two overlapping periods of one chain: revoking the longer one at the instant leaves the other",
+                source: "apple-facts 4: re-read the whole history, another transaction may still entitle",
+                history: History(transactions: [
+                    Given.subscription("2101", from: 0, to: 20),
+                    Given.subscription("2102", original: "2101", from: 10, to: 40, signed: 15) {
+                        $0.revocationDate = Given.day(15)
+                        $0.revocationType = .refundFull
+                    },
+                ]), asOf: 15,
+                products: [
+                    ProductExpectation(Given.monthly, .active, access: true) { $0.transactionId = .equals("2101") }
+                ]),
+        ]
+    }()
 }
