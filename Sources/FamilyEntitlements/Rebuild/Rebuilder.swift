@@ -142,16 +142,20 @@ struct ChainEntries {
     var entries: [ChainEntry] = []
     /// The products the chain names, in the order first seen: usually one to three.
     var productIds: [String] = []
+    /// Each product's position in `productIds`: a hostile chain may name a product per transaction.
+    private var productPositions: [String: Int] = [:]
 
     /// Adds the entry of an admitted auto-renewable transaction of `productId`, setting its product.
     mutating func append(_ entry: ChainEntry, productId: String) {
         var entry = entry
+        // Renewals usually name the product of the transaction before them: one comparison, no hashing.
         if let last = entries.last?.product, productIds[last] == productId {
             entry.product = last
-        } else if let known = productIds.firstIndex(of: productId) {
+        } else if let known = productPositions[productId] {
             entry.product = known
         } else {
             entry.product = productIds.count
+            productPositions[productId] = productIds.count
             productIds.append(productId)
         }
         entries.append(entry)
