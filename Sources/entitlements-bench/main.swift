@@ -1,8 +1,8 @@
 import Foundation
 
-/// `entitlements-bench [--quick]`: FamilyEntitlements' decode, rebuild and memory figures, each against its baseline
-/// measured in the same run. `--quick` measures a reduced set, for CI to keep the benchmark working (never to judge
-/// speed).
+/// `entitlements-bench [--quick] [--hostile]`: FamilyEntitlements' decode, rebuild, hostile-shape and memory figures,
+/// each against its baseline measured in the same run. `--quick` measures a reduced set, for CI to keep the benchmark
+/// working (never to judge speed); `--hostile` measures only the hostile shapes.
 enum FamilyEntitlementsBench {
     static func main(_ arguments: [String]) -> Int32 {
         if arguments.first == MemoryBenchmark.probeFlag, arguments.count == 3, let count = Int(arguments[2]) {
@@ -13,24 +13,32 @@ enum FamilyEntitlementsBench {
         {
             return RebuildBenchmark.probe(size: size, calls: calls)
         }
-        guard arguments.allSatisfy({ $0 == "--quick" }) else {
-            print("usage: entitlements-bench [--quick]")
+        guard arguments.allSatisfy({ $0 == "--quick" || $0 == "--hostile" }) else {
+            print("usage: entitlements-bench [--quick] [--hostile]")
             print(
                 "       entitlements-bench \(RebuildBenchmark.probeFlag) SIZE CALLS  (one rebuild size, for a profiler)"
             )
             return 2
         }
         let settings = arguments.contains("--quick") ? BenchmarkSettings.quick : .full
+        let onlyHostile = arguments.contains("--hostile")
         #if DEBUG
             print("entitlements-bench: this is a debug build; measure with: swift run -c release entitlements-bench")
         #endif
-        print("entitlements-bench\(settings.isQuick ? " --quick" : ""): \(machine())")
+        print(
+            "entitlements-bench\(settings.isQuick ? " --quick" : "")\(onlyHostile ? " --hostile" : ""): \(machine())")
         print(
             "each figure: the median of \(settings.runs) runs of at least \(Int(settings.minimumRunSeconds * 1000)) ms "
                 + "after a warm-up; baselines measured in the same run\n")
+        if onlyHostile {
+            HostileBenchmark.run(settings)
+            return 0
+        }
         let summaries = DecodeBenchmark.run(settings)
         print("")
         RebuildBenchmark.run(settings)
+        print("")
+        HostileBenchmark.run(settings)
         print("")
         MemoryBenchmark.run(settings)
         print("")

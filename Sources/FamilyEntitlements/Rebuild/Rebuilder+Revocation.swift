@@ -8,7 +8,7 @@ extension Rebuilder {
     /// When a transaction stopped granting because of a revocation, if it had by the instant of evaluation: from its
     /// snapshot's `revocationDate` and the chain's events. Takes the two dates rather than the payload, so that a
     /// long chain is read in place.
-    func revocationDate(revoked: Date?, purchased: Date?, events: [ChainEvent]) -> Date? {
+    func revocationDate(revoked: Date?, purchased: Date?, events: ChainEvents) -> Date? {
         var earliest: Date?
         if let date = revoked, date <= instant {
             earliest = date
@@ -24,7 +24,7 @@ extension Rebuilder {
     /// A snapshot's revocationDate revokes from that date. A REVOKE notification without revocationDate revokes the
     /// chain's transactions purchased up to its signedDate; a later transaction (the member rejoins) grants again,
     /// and a stale snapshot cannot undo it because the notification is not a snapshot.
-    mutating func revocation(of transaction: TransactionPayload, events: [ChainEvent]) -> Revocation? {
+    mutating func revocation(of transaction: TransactionPayload, events: ChainEvents) -> Revocation? {
         var found: Revocation?
         if let date = transaction.revocationDate, date <= instant {
             let (cause, inferred) = RevocationCause.of(transaction)
@@ -62,15 +62,9 @@ extension Rebuilder {
             + "inferred as \(revocation.cause.rawValue)"
     }
 
-    private func revokeEvent(purchased: Date?, events: [ChainEvent]) -> ChainEvent? {
+    private func revokeEvent(purchased: Date?, events: ChainEvents) -> ChainEvent? {
         guard let purchase = purchased else { return nil }
-        return
-            events
-            .filter { event in
-                if case .revoke = event.kind { return event.date >= purchase && event.date <= instant }
-                return false
-            }
-            .min { $0.precedes($1) }
+        return events.first(.revoke, from: purchase, through: instant)
     }
 
     private func causeText(_ transaction: TransactionPayload, cause: RevocationCause, inferred: Bool) -> String {

@@ -128,14 +128,13 @@ extension Rebuilder {
 
     /// The state of a chain whose newest transaction has expired: grace period, billing retry or expired.
     private mutating func renewalState(
-        of transaction: TransactionPayload, renewalInfo: RenewalInfoPayload?, events: [ChainEvent],
+        of transaction: TransactionPayload, renewalInfo: RenewalInfoPayload?, events: ChainEvents,
         into because: inout Because
     ) -> (AccessState, Date?) {
         let expires = transaction.expiresDate ?? .distantPast
         let purchase = transaction.purchaseDate ?? .distantPast
-        let recent = events.filter { $0.date >= purchase && $0.date <= instant }
-        func earliest(_ kind: ChainEvent.Kind) -> ChainEvent? {
-            recent.filter { $0.kind == kind }.min { $0.precedes($1) }
+        func earliest(_ filter: ChainEvents.Filter) -> ChainEvent? {
+            events.first(filter, from: purchase, through: instant)
         }
         if let expired = earliest(.expired) {
             because.append(

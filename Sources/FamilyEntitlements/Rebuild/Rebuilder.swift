@@ -34,6 +34,7 @@ struct Rebuilder {
     mutating func rebuild(_ history: History) -> EntitlementReport {
         var evidence = Evidence()
         let admitted = admit(history, into: &evidence)
+        evidence.events = evidence.events.mapValues { $0.ordered() }
         return admitted.transactions.withUnsafeBufferPointer { store in
             rebuild(admitted, store: store, evidence: evidence)
         }
@@ -149,16 +150,20 @@ struct ChainEntries {
     var entries: [ChainEntry] = []
     /// The products the chain names, in the order first seen: usually one to three.
     var productIds: [String] = []
+    /// Each product's position in `productIds`: a hostile chain may name a product per transaction.
+    private var productPositions: [String: Int] = [:]
 
     /// Adds the entry of an admitted auto-renewable transaction of `productId`, setting its product.
     mutating func append(_ entry: ChainEntry, productId: String) {
         var entry = entry
+        // Renewals usually name the product of the transaction before them: one comparison, no hashing.
         if let last = entries.last?.product, productIds[last] == productId {
             entry.product = last
-        } else if let known = productIds.firstIndex(of: productId) {
+        } else if let known = productPositions[productId] {
             entry.product = known
         } else {
             entry.product = productIds.count
+            productPositions[productId] = productIds.count
             productIds.append(productId)
         }
         entries.append(entry)
@@ -199,13 +204,13 @@ struct Chain {
 struct ChainContext {
     var chain: Chain
     var renewalInfo: RenewalInfoPayload?
-    var events: [ChainEvent]
+    var events: ChainEvents
     /// The chain's position among the chains of the rebuild.
     var number: Int
     /// For each position, the next position of the chain that names another product.
     var nextOtherProduct: [Int?]
 
-    init(chain: Chain, renewalInfo: RenewalInfoPayload?, events: [ChainEvent], number: Int) {
+    init(chain: Chain, renewalInfo: RenewalInfoPayload?, events: ChainEvents, number: Int) {
         self.chain = chain
         self.renewalInfo = renewalInfo
         self.events = events
@@ -269,21 +274,38 @@ struct Revocation {
 
 /// Facts gathered from notifications, for evaluation and for the evidence.
 struct Evidence {
-    /// Events that end access or grace, by original transaction id.
-    var events: [String: [ChainEvent]] = [:]
+    /// Events that end access or grace, by original transaction id; ordered once admission is over.
+    var events: [String: ChainEvents] = [:]
     /// The notifications that carried each transaction, by transaction id.
     var notifications: [String: Set<NotificationMention>] = [:]
 }
 
 /// A notification that changes a subscription chain regardless of older snapshots.
 struct ChainEvent: Hashable {
-    enum Kind: Hashable {
+    enum Kind: Hashable, Comparable {
         /// A REVOKE without revocationDate: revokes the chain's transactions purchased up to it, for this cause.
         case revoke(RevocationCause)
         /// An EXPIRED notification: no grace period and no billing retry after it.
         case expired
         /// A GRACE_PERIOD_EXPIRED notification: no grace period after it.
         case gracePeriodExpired
+
+        /// Orders kinds as their names do (`expired`, `gracePeriodExpired`, `revoke`, then the cause's raw value),
+        /// without writing them out.
+        static func < (lhs: Kind, rhs: Kind) -> Bool {
+            switch (lhs, rhs) {
+            case (.revoke(let lhs), .revoke(let rhs)): lhs.rawValue < rhs.rawValue
+            default: lhs.rank < rhs.rank
+            }
+        }
+
+        private var rank: Int {
+            switch self {
+            case .expired: 0
+            case .gracePeriodExpired: 1
+            case .revoke: 2
+            }
+        }
     }
 
     var kind: Kind
@@ -293,9 +315,69 @@ struct ChainEvent: Hashable {
     /// Whether this event comes first: the earlier one, then by notification and kind, so that arrival order never
     /// decides between events signed in the same millisecond.
     func precedes(_ other: ChainEvent) -> Bool {
-        (date, notification, String(describing: kind)) < (
-            other.date, other.notification, String(describing: other.kind)
-        )
+        (date, notification, kind) < (other.date, other.notification, other.kind)
+    }
+}
+
+/// The events of one chain, each kind apart and in the order of `ChainEvent.precedes` once `ordered()` has run.
+///
+/// Every transaction of the chain asks for the first event of a kind at or after its purchase: ordered once, each
+/// question is a binary search, so that a chain with as many notifications as renewals stays close to linear.
+struct ChainEvents: ExpressibleByArrayLiteral {
+    /// What a question asks for: a REVOKE of any cause, or one exact kind.
+    enum Filter {
+        case revoke
+        case expired
+        case gracePeriodExpired
+    }
+
+    private var revokes: [ChainEvent] = []
+    private var expired: [ChainEvent] = []
+    private var gracePeriodExpired: [ChainEvent] = []
+    private var isOrdered = true
+
+    init(arrayLiteral events: ChainEvent...) {
+        for event in events { append(event) }
+    }
+
+    var isEmpty: Bool { revokes.isEmpty && expired.isEmpty && gracePeriodExpired.isEmpty }
+
+    mutating func append(_ event: ChainEvent) {
+        isOrdered = false
+        switch event.kind {
+        case .revoke: revokes.append(event)
+        case .expired: expired.append(event)
+        case .gracePeriodExpired: gracePeriodExpired.append(event)
+        }
+    }
+
+    /// The same events, ordered for `first`.
+    func ordered() -> ChainEvents {
+        var ordered = self
+        ordered.revokes.sort { $0.precedes($1) }
+        ordered.expired.sort { $0.precedes($1) }
+        ordered.gracePeriodExpired.sort { $0.precedes($1) }
+        ordered.isOrdered = true
+        return ordered
+    }
+
+    /// The first event (by `ChainEvent.precedes`) that `filter` takes, signed from `start` up to `end` included.
+    func first(_ filter: Filter, from start: Date, through end: Date) -> ChainEvent? {
+        assert(isOrdered, "ChainEvents.first before ordered()")
+        let events =
+            switch filter {
+            case .revoke: revokes
+            case .expired: expired
+            case .gracePeriodExpired: gracePeriodExpired
+            }
+        // Ordered by date first, so the first event signed at or after `start` precedes every later one.
+        var (low, high) = (0, events.count)
+        while low < high {
+            let middle = low + (high - low) / 2
+            if events[middle].date < start { low = middle + 1 } else { high = middle }
+        }
+        guard low < events.count, events[low].date <= end else { return nil }
+        return events[low]
     }
 }
 

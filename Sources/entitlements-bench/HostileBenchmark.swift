@@ -1,0 +1,152 @@
+import FamilyEntitlements
+import Foundation
+
+/// Hostile-shape figures: inputs built to make a cost grow faster than the input, each at two sizes with the growth
+/// exponent between them (1 is linear; n log n shows as a little more than 1; 2 is quadratic).
+///
+/// None of these shapes occurs in a real history; each is a way an attacker, or a corrupted store, could make one
+/// rebuild or one decode take minutes.
+enum HostileBenchmark {
+    /// One hostile shape: its name, the unit its size counts, its two sizes (quick, full) and the work at a size.
+    struct Shape {
+        var name: String
+        var unit: String
+        var quickSizes: (Int, Int)
+        var fullSizes: (Int, Int)
+        /// Builds the input of a size and returns the work to time on it.
+        var prepare: (Int) -> () -> Void
+    }
+
+    static let start = Date(timeIntervalSince1970: 1_451_606_400)  // 2016-01-01
+    static let month: TimeInterval = 30 * 86_400
+
+    static var shapes: [Shape] {
+        [
+            Shape(
+                name: "REVOKEs x renewals, one chain", unit: "renewals, as many REVOKEs", quickSizes: (200, 1_000),
+                fullSizes: (2_000, 20_000)
+            ) { count in
+                let history = revokesTimesRenewals(count)
+                let asOf = start.addingTimeInterval(Double(count + 1) * month)
+                return { keep(rebuildEntitlements(history: history, asOf: asOf)) }
+            },
+            Shape(
+                name: "distinct products, one chain", unit: "transactions", quickSizes: (2_000, 20_000),
+                fullSizes: (10_000, 100_000)
+            ) { count in
+                let history = distinctProducts(count)
+                let asOf = start.addingTimeInterval(Double(count) * 3_600 + month / 2)
+                return { keep(rebuildEntitlements(history: history, asOf: asOf)) }
+            },
+            Shape(
+                name: "snapshots of one transaction", unit: "snapshots", quickSizes: (1_000, 10_000),
+                fullSizes: (10_000, 100_000)
+            ) { count in
+                let history = snapshotsOfOneTransaction(count)
+                let asOf = start.addingTimeInterval(month / 2)
+                return { keep(rebuildEntitlements(history: history, asOf: asOf)) }
+            },
+            Shape(
+                name: "non-ASCII look-alike JWS, decodeUnverifiedJWS", unit: "bytes", quickSizes: (16_000, 64_000),
+                fullSizes: (250_000, 1_000_000)
+            ) { count in
+                let text = lookAlikeJWS(count)
+                return { keep(try? decodeUnverifiedJWS(text, as: TransactionPayload.self)) }
+            },
+            Shape(
+                name: "non-ASCII look-alike JWS, AppStoreDocument(data:)", unit: "bytes", quickSizes: (16_000, 64_000),
+                fullSizes: (250_000, 1_000_000)
+            ) { count in
+                let data = Data(lookAlikeJWS(count).utf8)
+                return { keep(try? AppStoreDocument(data: data)) }
+            },
+        ]
+    }
+
+    static func run(_ settings: BenchmarkSettings) {
+        for shape in shapes {
+            let (small, large) = settings.isQuick ? shape.quickSizes : shape.fullSizes
+            var seconds: [Double] = []
+            for size in [small, large] {
+                let work = shape.prepare(size)
+                seconds.append(measure(units: 1, bytes: 0, settings, work).secondsPerUnit)
+            }
+            let exponent = log(seconds[1] / seconds[0]) / log(Double(large) / Double(small))
+            Report.line(
+                "hostile: \(shape.name)",
+                "\(time(seconds[0])) at \(Report.count(Double(small))), \(time(seconds[1])) at "
+                    + "\(Report.count(Double(large)))",
+                "growth exponent \(Report.decimal(exponent, digits: 2)) (\(shape.unit))")
+        }
+    }
+
+    private static func time(_ seconds: Double) -> String {
+        seconds >= 1 ? "\(Report.decimal(seconds, digits: 2)) s" : "\(Report.decimal(seconds * 1000, digits: 2)) ms"
+    }
+
+    /// One family-shared monthly chain of `count` renewals, and a REVOKE without revocationDate in each period: every
+    /// transaction asks for the first REVOKE at or after its purchase.
+    static func revokesTimesRenewals(_ count: Int) -> History {
+        var transactions: [TransactionPayload] = []
+        var notifications: [NotificationPayload] = []
+        for index in 0..<count {
+            let purchase = start.addingTimeInterval(Double(index) * month)
+            let renewal = transaction(
+                id: String(3_000_000_000 + index), original: "3000000000", productId: "com.example.hostile.monthly",
+                purchase: purchase, expires: purchase.addingTimeInterval(month), shared: true)
+            transactions.append(renewal)
+            var revoked = renewal
+            revoked.signedDate = purchase.addingTimeInterval(month / 2)
+            notifications.append(
+                NotificationPayload(
+                    notificationType: .revoke, notificationUUID: "revoke-\(index)", version: "2.0",
+                    signedDate: revoked.signedDate,
+                    data: NotificationData(environment: .production, transactionInfo: revoked)))
+        }
+        return History(transactions: transactions, notifications: notifications)
+    }
+
+    /// One chain whose every transaction names a product of its own, an hour apart.
+    static func distinctProducts(_ count: Int) -> History {
+        History(
+            transactions: (0..<count).map { index in
+                let purchase = start.addingTimeInterval(Double(index) * 3_600)
+                return transaction(
+                    id: String(4_000_000_000 + index), original: "4000000000",
+                    productId: "com.example.hostile.product\(index)", purchase: purchase,
+                    expires: purchase.addingTimeInterval(month), shared: false)
+            })
+    }
+
+    /// `count` snapshots of one transaction, signed a second apart and given in a shuffled order.
+    static func snapshotsOfOneTransaction(_ count: Int) -> History {
+        let original = transaction(
+            id: "5000000000", original: "5000000000", productId: "com.example.hostile.monthly", purchase: start,
+            expires: start.addingTimeInterval(month), shared: false)
+        var random = SeededRandom(state: 5)
+        let snapshots = (0..<count).map { index in
+            var snapshot = original
+            snapshot.signedDate = start.addingTimeInterval(Double(index))
+            return snapshot
+        }
+        return History(transactions: snapshots.shuffled(using: &random))
+    }
+
+    /// Text of about `count` bytes shaped like a compact JWS, all base64url but for one non-ASCII character at the
+    /// very end, so that a decoder reads all of it before it can refuse it.
+    static func lookAlikeJWS(_ count: Int) -> String {
+        let header = "eyJhbGciOiJFUzI1NiIsIng1YyI6W119"
+        let payload = String(repeating: "eyJ0cmFuc2FjdGlvbklkIjoiMSJ9", count: max(1, count / 28))
+        return "\(header).\(payload).c2lnbmF0dXJl\u{E9}"
+    }
+
+    private static func transaction(
+        id: String, original: String, productId: String, purchase: Date, expires: Date, shared: Bool
+    ) -> TransactionPayload {
+        TransactionPayload(
+            originalTransactionId: original, transactionId: id, bundleId: FamilyHistory.bundleId,
+            productId: productId, purchaseDate: purchase, originalPurchaseDate: start, expiresDate: expires,
+            quantity: 1, type: .autoRenewable, inAppOwnershipType: shared ? .familyShared : .purchased,
+            signedDate: purchase.addingTimeInterval(2), environment: .production, transactionReason: .renewal)
+    }
+}
