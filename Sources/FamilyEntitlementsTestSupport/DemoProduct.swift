@@ -80,7 +80,7 @@ extension DemoProduct {
         all.first { $0.productId == productId }
     }
 
-    /// The catalog of every demo product: the `catalog.json` of the scenarios that sell them.
+    /// The catalog of every demo product, naming the demo app: the `catalog.json` of the scenarios that sell them.
     public static var catalog: ProductCatalog {
         var products: [String: ProductCatalog.Product] = [:]
         for product in all {
@@ -88,6 +88,6 @@ extension DemoProduct {
                 entitlements: product.entitlements, type: product.type,
                 duration: product.type == .nonRenewing ? product.period : nil)
         }
-        return ProductCatalog(products: products)
+        return ProductCatalog(bundleId: DemoApp.bundleId, products: products)
     }
 }
