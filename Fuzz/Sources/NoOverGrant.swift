@@ -22,8 +22,8 @@ import FamilyEntitlements
 ///   purchaseDate. A newer snapshot of another environment or none is the one that counts, and it grants nothing.
 /// - Possible: purchased by the instant, expiry after purchase, quantity at least 1 and price not negative where
 ///   given. Dates before the App Store opened are not checked here: Xcode's test transactions use them.
-/// - Revoked: by the counted snapshot's revocationDate, or by a REVOKE notification without revocationDate for the
-///   chain, signed from the purchase up to the instant.
+/// - Revoked: by the counted snapshot's revocationDate, or by a REVOKE notification of the environment (its data and
+///   its transaction) without revocationDate for the chain, signed from the purchase up to the instant.
 /// - Bundle ids are not checked: the history does not say which app it belongs to. A history whose transactions of the
 ///   environment name more than one bundle id must carry an error diagnostic instead.
 enum NoOverGrant {
@@ -36,7 +36,8 @@ enum NoOverGrant {
         for product in report.products where product.hasAccess {
             guard facts.supports(product.productId) else {
                 return "\(product.productId) is granted (\(product.state)) at \(instant) in \(environment.rawValue), "
-                    + "but no trusted snapshot signed by then covers the instant"
+                    + "but no trusted snapshot signed by then covers the instant: "
+                    + facts.refusals(of: product.productId).joined(separator: "; ")
             }
         }
         let bundleIds = Set(
@@ -70,7 +71,7 @@ enum NoOverGrant {
                 if let transaction = data.transactionInfo {
                     transactions.append(transaction)
                     if notification.notificationType == .revoke, transaction.revocationDate == nil,
-                        transaction.environment == environment,
+                        data.environment == environment, transaction.environment == environment,
                         data.renewalInfo.map({ $0.environment == environment }) ?? true,
                         let original = transaction.originalTransactionId, let signed = notification.signedDate
                     {
@@ -91,8 +92,20 @@ enum NoOverGrant {
         func supports(_ productId: String) -> Bool {
             // Of tied transaction snapshots any may count, and so may any of those signed later.
             snapshots.values.contains { all in
-                Self.counted(all, instant: instant).snapshots.contains { covers($0, productId: productId) }
+                Self.counted(all, instant: instant).snapshots.contains { refusal($0, productId: productId) == nil }
             }
+        }
+
+        /// Why each transaction that names `productId` in some snapshot does not support a grant, for the message.
+        func refusals(of productId: String) -> [String] {
+            snapshots.sorted { $0.key < $1.key }.filter { $0.value.contains { $0.productId == productId } }
+                .map { id, all in
+                    let reasons = Self.counted(all, instant: instant).snapshots.map {
+                        "signed \($0.signedDate.map { "\($0)" } ?? "never"): "
+                            + (refusal($0, productId: productId) ?? "covers")
+                    }
+                    return "transaction \(id) (\(reasons.joined(separator: ", ")))"
+                }
         }
 
         /// The snapshots that count at `instant`: the newest signed by then (all those tied), else all of them.
@@ -104,37 +117,42 @@ enum NoOverGrant {
             return (byThen.filter { $0.signed == newest }, true)
         }
 
-        /// Whether this snapshot, if it is the one that counts, grants `productId` at the instant.
-        func covers(_ snapshot: TransactionPayload, productId: String) -> Bool {
-            guard isTrusted(snapshot), snapshot.productId == productId, let purchase = snapshot.purchaseDate,
-                purchase <= instant, !isRevoked(snapshot, purchase: purchase)
-            else { return false }
+        /// Why this snapshot, if it is the one that counts, does not grant `productId` at the instant; nil when it does.
+        func refusal(_ snapshot: TransactionPayload, productId: String) -> String? {
+            if let distrust = distrust(snapshot) { return distrust }
+            guard snapshot.productId == productId else { return "another product" }
+            guard let purchase = snapshot.purchaseDate, purchase <= instant else { return "purchased later" }
+            if isRevoked(snapshot, purchase: purchase) { return "revoked" }
             switch snapshot.type ?? catalog.products[productId]?.type {
             case .consumable?:
-                return false
+                return "a consumable"
             case .nonConsumable?:
-                return true
+                return nil
             case .nonRenewing?:
-                guard let end = catalog.products[productId]?.duration?.added(to: purchase) else { return false }
-                return instant < end
+                guard let end = catalog.products[productId]?.duration?.added(to: purchase) else {
+                    return "non-renewing without a catalog duration"
+                }
+                return instant < end ? nil : "non-renewing, ended"
             case .autoRenewable?:
-                guard let expires = snapshot.expiresDate else { return false }
+                guard let expires = snapshot.expiresDate else { return "no expiresDate" }
                 return instant < expires || isInGracePeriod(snapshot, purchase: purchase)
+                    ? nil : "expired, not in a grace period that counts"
             default:
-                guard let expires = snapshot.expiresDate else { return false }
-                return instant < expires
+                guard let expires = snapshot.expiresDate else { return "unknown type, no expiresDate" }
+                return instant < expires ? nil : "unknown type, expired"
             }
         }
 
-        func isTrusted(_ snapshot: TransactionPayload) -> Bool {
-            guard snapshot.environment == environment, snapshot.transactionId?.isEmpty == false,
-                snapshot.originalTransactionId?.isEmpty == false, snapshot.productId?.isEmpty == false,
-                let purchase = snapshot.purchaseDate
-            else { return false }
-            if let expires = snapshot.expiresDate, expires < purchase { return false }
-            if let quantity = snapshot.quantity, quantity < 1 { return false }
-            if let price = snapshot.price, price < 0 { return false }
-            return true
+        /// Why this snapshot cannot be trusted to grant anything; nil when it can.
+        func distrust(_ snapshot: TransactionPayload) -> String? {
+            guard snapshot.environment == environment else { return "another environment or none" }
+            guard snapshot.transactionId?.isEmpty == false, snapshot.originalTransactionId?.isEmpty == false,
+                snapshot.productId?.isEmpty == false, let purchase = snapshot.purchaseDate
+            else { return "an identifier or the purchaseDate missing or empty" }
+            if let expires = snapshot.expiresDate, expires < purchase { return "expires before its purchase" }
+            if let quantity = snapshot.quantity, quantity < 1 { return "quantity below 1" }
+            if let price = snapshot.price, price < 0 { return "negative price" }
+            return nil
         }
 
         func isRevoked(_ snapshot: TransactionPayload, purchase: Date) -> Bool {
@@ -162,7 +180,7 @@ enum NoOverGrant {
             !snapshots.values.contains { all in
                 Self.counted(all, instant: instant).snapshots.contains { other in
                     guard other.transactionId != snapshot.transactionId,
-                        other.originalTransactionId == snapshot.originalTransactionId, isTrusted(other),
+                        other.originalTransactionId == snapshot.originalTransactionId, distrust(other) == nil,
                         (other.type ?? catalog.products[other.productId ?? ""]?.type) == .autoRenewable,
                         let otherPurchase = other.purchaseDate
                     else { return false }
