@@ -122,7 +122,7 @@ if [ "$replay" = 1 ]; then
     failed=0
     for target in "${targets[@]}"; do
         while IFS= read -r seed; do
-            if "$out/$target" "$seed" >"$out/replay.log" 2>&1; then
+            if "$out/$target" "$seed" -artifact_prefix="$out/artifacts/$target-" >"$out/replay.log" 2>&1; then
                 echo "pass  $target  $seed"
             else
                 failed=1
