@@ -92,30 +92,14 @@ enum FuzzProperty {
         else { fail("account links do not round-trip") }
     }
 
-    /// The rebuild of any decodable history never traps, never grants what its data does not support, and does not
-    /// depend on the order of the entries.
+    /// The rebuild of any decodable history never traps, never grants what its data does not support (see
+    /// `NoOverGrant`), and does not depend on the order of the entries.
     static func rebuild(_ data: Data) {
         guard let history = try? History.decodeUnverified(data).history else { return }
-        // The newest snapshots of each transaction: the rebuild must have used one of them.
-        var newest: [String: [TransactionPayload]] = [:]
-        let snapshots = history.transactions + history.notifications.compactMap { $0.data?.transactionInfo }
-        for snapshot in snapshots {
-            guard let id = snapshot.transactionId else { continue }
-            let signed = snapshot.signedDate ?? .distantPast
-            let current = newest[id]?.first?.signedDate ?? .distantPast
-            if newest[id] == nil || signed > current {
-                newest[id] = [snapshot]
-            } else if signed == current {
-                newest[id, default: []].append(snapshot)
-            }
-        }
         let reversed = History(
             transactions: history.transactions.reversed(), renewalInfos: history.renewalInfos.reversed(),
             notifications: history.notifications.reversed())
-        let instants =
-            [Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 1_790_000_000)]
-            + history.transactions.compactMap(\.purchaseDate).prefix(2).map { $0.addingTimeInterval(1) }
-        for instant in instants {
+        for instant in instants(of: history) {
             for environment in [Environment.production, .sandbox] {
                 let report = rebuildEntitlements(history: history, asOf: instant, environment: environment)
                 if rebuildEntitlements(history: reversed, asOf: instant, environment: environment) != report {
@@ -125,32 +109,28 @@ enum FuzzProperty {
                     guard product.state == .active || product.state == .gracePeriod else {
                         fail("\(product.productId) has access in state \(product.state)")
                     }
-                    let candidates = newest[product.transactionId] ?? []
-                    guard
-                        candidates.contains(where: { supports(product, $0, instant: instant, environment: environment) }
-                        )
-                    else {
-                        fail(
-                            "\(product.productId) is granted by no snapshot of \(product.transactionId) that supports it"
-                        )
-                    }
+                }
+                if let violation = NoOverGrant.violation(
+                    in: report, history: history, instant: instant, environment: environment)
+                {
+                    fail("over-grant: \(violation)")
                 }
             }
         }
     }
 
-    /// Whether a snapshot supports the access granted to a product at an instant.
-    static func supports(
-        _ product: ProductDecision, _ transaction: TransactionPayload, instant: Date, environment: Environment
-    ) -> Bool {
-        guard transaction.environment == environment, let purchase = transaction.purchaseDate, purchase <= instant,
-            transaction.type != .consumable, transaction.type != .nonRenewing
-        else { return false }
-        if let revoked = transaction.revocationDate, revoked <= instant { return false }
-        if product.state == .active, transaction.type != .nonConsumable {
-            guard let expires = product.expiresDate, instant < expires else { return false }
-        }
-        return true
+    /// The instants a history is rebuilt at: 1970, 2026-09, and a second after dates the history names (purchases,
+    /// expiries, signatures, revocations, grace periods), where a decision changes; eight at most, spread evenly.
+    static func instants(of history: History) -> [Date] {
+        let transactions = history.transactions + history.notifications.compactMap { $0.data?.transactionInfo }
+        let renewalInfos = history.renewalInfos + history.notifications.compactMap { $0.data?.renewalInfo }
+        var dates = transactions.flatMap { [$0.purchaseDate, $0.expiresDate, $0.signedDate, $0.revocationDate] }
+        dates += renewalInfos.flatMap { [$0.signedDate, $0.gracePeriodExpiresDate] }
+        dates += history.notifications.map(\.signedDate)
+        let named = Set(dates.compactMap { $0?.addingTimeInterval(1) }).sorted()
+        let step = max(1, named.count / 6)
+        let spread = stride(from: 0, to: named.count, by: step).prefix(6).map { named[$0] }
+        return [Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 1_790_000_000)] + spread
     }
 
     static func fail(_ message: String) -> Never {

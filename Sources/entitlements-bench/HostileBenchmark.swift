@@ -63,6 +63,25 @@ enum HostileBenchmark {
         ]
     }
 
+    /// The flag that runs `probe(shape:size:calls:)`.
+    static let probeFlag = "--hostile-probe"
+
+    /// Runs the shape whose name starts with `prefix` at one size `calls` times and nothing else, so that a profiler
+    /// such as callgrind counts only that work.
+    static func probe(shape prefix: String, size: Int, calls: Int) -> Int32 {
+        guard let shape = shapes.first(where: { $0.name.hasPrefix(prefix) }) else {
+            print("hostile probe: no shape named \(prefix); shapes: \(shapes.map(\.name).joined(separator: "; "))")
+            return 2
+        }
+        let work = shape.prepare(size)
+        let start = threadSeconds()
+        for _ in 0..<calls { work() }
+        print(
+            "\(shape.name), \(Report.count(Double(size))) \(shape.unit), \(calls) calls: \(time((threadSeconds() - start) / Double(calls))) each"
+        )
+        return 0
+    }
+
     static func run(_ settings: BenchmarkSettings) {
         for shape in shapes {
             let (small, large) = settings.isQuick ? shape.quickSizes : shape.fullSizes

@@ -13,11 +13,19 @@ enum FamilyEntitlementsBench {
         {
             return RebuildBenchmark.probe(size: size, calls: calls)
         }
+        if arguments.first == HostileBenchmark.probeFlag, arguments.count == 4, let size = Int(arguments[2]),
+            let calls = Int(arguments[3])
+        {
+            return HostileBenchmark.probe(shape: arguments[1], size: size, calls: calls)
+        }
         guard arguments.allSatisfy({ $0 == "--quick" || $0 == "--hostile" }) else {
             print("usage: entitlements-bench [--quick] [--hostile]")
             print(
                 "       entitlements-bench \(RebuildBenchmark.probeFlag) SIZE CALLS  (one rebuild size, for a profiler)"
             )
+            print(
+                "       entitlements-bench \(HostileBenchmark.probeFlag) SHAPE SIZE CALLS  (one hostile shape, for a "
+                    + "profiler)")
             return 2
         }
         let settings = arguments.contains("--quick") ? BenchmarkSettings.quick : .full
