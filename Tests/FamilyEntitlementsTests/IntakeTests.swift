@@ -428,3 +428,99 @@ extension IntakeTests {
         #expect(ledger.recorded.values.first?.data?.transactionInfo == IntakeSample.transaction())
     }
 }
+
+// MARK: - A signed transaction on its own: the restore and link path
+
+/// A verifier written before `verifyAppTransaction` existed: it still compiles, and refuses every app transaction.
+private struct VerifierWithoutAppTransactions: SignedDataVerifying {
+    func verifyNotification(signedPayload: String) async throws -> Data { Data() }
+    func verifyTransaction(signedTransaction: String) async throws -> Data { Data() }
+    func verifyRenewalInfo(signedRenewalInfo: String) async throws -> Data { Data() }
+}
+
+struct StandaloneCase: CustomTestStringConvertible, Sendable {
+    var testDescription: String
+    /// Whether the string is an `AppTransaction` rather than a transaction.
+    var isAppTransaction = false
+    var signed: @Sendable () throws -> String
+    var verifier = FakeJWSVerifier()
+    var code: TransactionRejection.Code?
+    var path: String = ""
+    var outcome: IntakeOutcome
+}
+
+extension IntakeTests {
+    static let appTransaction = AppTransactionPayload(
+        receiptType: .production, appAppleId: IntakeSample.appAppleId, bundleId: IntakeSample.bundleId,
+        appTransactionId: "704000000000000001")
+
+    static let standalone: [StandaloneCase] = [
+        StandaloneCase(
+            testDescription: "the app sends its own Production transaction -> accepted",
+            signed: { try IntakeSample.signed(IntakeSample.transaction(ownership: .purchased)) },
+            outcome: .accepted),
+        StandaloneCase(
+            testDescription: "the app sends a Sandbox transaction to a production service -> wrong_environment",
+            signed: { try IntakeSample.signed(IntakeSample.transaction(environment: .sandbox)) },
+            code: .wrongEnvironment, path: "environment", outcome: .refused),
+        StandaloneCase(
+            testDescription: "the app sends a forged transaction -> signature_invalid, refused",
+            signed: { IntakeSample.forged(try IntakeSample.signed(IntakeSample.transaction())) },
+            code: .signatureInvalid, outcome: .refused),
+        StandaloneCase(
+            testDescription: "the verifier cannot complete for a transaction -> verification_unavailable, retry",
+            signed: { try IntakeSample.signed(IntakeSample.transaction()) },
+            verifier: .unavailable(), code: .verificationUnavailable, outcome: .retryLater),
+        StandaloneCase(
+            testDescription: "a verified transaction with a price as text -> undecodable at price",
+            signed: { IntakeSample.signer.sign(json: Data(#"{"price":"1.99"}"#.utf8)) },
+            code: .undecodable, path: "price", outcome: .refused),
+        StandaloneCase(
+            testDescription: "the app sends its own Production AppTransaction -> accepted",
+            isAppTransaction: true, signed: { try IntakeSample.signed(appTransaction) }, outcome: .accepted),
+        StandaloneCase(
+            testDescription: "an AppTransaction of another appAppleId -> wrong_app_apple_id",
+            isAppTransaction: true,
+            signed: {
+                var other = appTransaction
+                other.appAppleId = 9_999_999_999
+                return try IntakeSample.signed(other)
+            },
+            code: .wrongAppAppleId, path: "appAppleId", outcome: .refused),
+        StandaloneCase(
+            testDescription: "the verifier cannot complete for an AppTransaction -> verification_unavailable, retry",
+            isAppTransaction: true, signed: { try IntakeSample.signed(appTransaction) }, verifier: .unavailable(),
+            code: .verificationUnavailable, outcome: .retryLater),
+    ]
+
+    @Test(arguments: standalone)
+    func verifiesWhatTheAppSends(_ row: StandaloneCase) async throws {
+        let intake = NotificationIntake(policy: IntakeSample.intake.policy, verifier: row.verifier)
+        let signed = try row.signed()
+        do throws(TransactionRejection) {
+            if row.isAppTransaction {
+                #expect(try await intake.verify(signedAppTransaction: signed) == Self.appTransaction)
+            } else {
+                #expect(try await intake.verify(signedTransaction: signed).bundleId == IntakeSample.bundleId)
+            }
+            #expect(row.outcome == .accepted, "expected \(String(describing: row.code))")
+        } catch {
+            #expect(error.code == row.code, "\(error)")
+            #expect(error.path == row.path)
+            #expect(error.outcome == row.outcome)
+        }
+    }
+
+    @Test
+    func verifierWithoutAppTransactionsRefusesThemAll() async throws {
+        let intake = NotificationIntake(policy: IntakeSample.intake.policy, verifier: VerifierWithoutAppTransactions())
+        let signed = try IntakeSample.signed(Self.appTransaction)
+        do throws(TransactionRejection) {
+            _ = try await intake.verify(signedAppTransaction: signed)
+            Issue.record("an app transaction was accepted by a verifier that does not verify them")
+        } catch {
+            #expect(error.code == .verificationNotImplemented)
+            #expect(error.outcome == .refused)
+        }
+    }
+}
