@@ -107,7 +107,8 @@ struct RecipeTests {
 
     @Test(arguments: [
         RecoveryCase(
-            testDescription: "two pages, a forged item and a repeat: the rest recorded once, complete",
+            testDescription:
+                "two pages with a forged item, another app's and a repeat: the rest recorded once, complete",
             complete: true, recorded: 3),
         RecoveryCase(
             testDescription: "one of them was delivered before the outage: recorded once, not twice",
@@ -124,12 +125,14 @@ struct RecipeTests {
                 body: Data(#"{"signedPayload":"\#(try Recipe.signedPayload(day: day))"}"#.utf8))
         }
         let forged = try Recipe.signedPayload(day: 9).split(separator: ".").dropLast().joined(separator: ".") + ".eA"
+        let otherApp = try FakeJWSSigner().signedPayload(
+            for: NotificationBuilder.subscribed(TransactionBuilder.subscription(purchased: Recipe.purchase)))
         let pages = ScriptedPages(pages: [
             "first": NotificationHistoryPage(
                 signedPayloads: [try Recipe.signedPayload(day: 0), forged, try Recipe.signedPayload(day: 1)],
                 paginationToken: "second"),
             "second": NotificationHistoryPage(
-                signedPayloads: [try Recipe.signedPayload(day: 2), try Recipe.signedPayload(day: 0)]),
+                signedPayloads: [try Recipe.signedPayload(day: 2), otherApp, try Recipe.signedPayload(day: 0)]),
         ])
         let service = try Recipe.service(row.outage ? .unavailable() : FakeJWSVerifier(), store: store)
         let complete = try await service.recoverNotifications(
