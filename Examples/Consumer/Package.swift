@@ -2,7 +2,8 @@
 import PackageDescription
 
 // A downstream package, as a team that uses FamilyEntitlements would write it: its own access ledger in a library,
-// and tests that load the shipped fixtures through FamilyEntitlementsTestSupport.
+// tests that load the shipped fixtures and build their own app's payloads through FamilyEntitlementsTestSupport, and
+// the server recipes of docs/integrating.md and docs/operations.md compiled against stand-ins for Apple's library.
 let package = Package(
     name: "Consumer",
     dependencies: [
@@ -17,6 +18,23 @@ let package = Package(
             name: "MemberAccessTests",
             dependencies: [
                 "MemberAccess",
+                .product(name: "FamilyEntitlements", package: "FamilyEntitlements"),
+                .product(name: "FamilyEntitlementsTestSupport", package: "FamilyEntitlements"),
+            ]
+        ),
+        // Not Apple's library: the signatures the recipes call, at a named commit of it (see its README.md).
+        .target(name: "AppStoreServerLibrary", exclude: ["README.md"]),
+        .target(
+            name: "ServerRecipes",
+            dependencies: [
+                "AppStoreServerLibrary", .product(name: "FamilyEntitlements", package: "FamilyEntitlements"),
+            ]
+        ),
+        .testTarget(
+            name: "ServerRecipesTests",
+            dependencies: [
+                "ServerRecipes",
+                "AppStoreServerLibrary",
                 .product(name: "FamilyEntitlements", package: "FamilyEntitlements"),
                 .product(name: "FamilyEntitlementsTestSupport", package: "FamilyEntitlements"),
             ]

@@ -1,41 +1,10 @@
 import FamilyEntitlements
 
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
-/// A product of the demo app that the fixtures describe and the builders sell.
+/// A product of the demo app that the fixtures describe and the builders sell by default.
 ///
-/// Prices are USD milliunits (4990 = 4.99). `period` is one paid period of an auto-renewable subscription, or the
-/// whole duration of a non-renewing one; nil for products that do not expire.
-public struct DemoProduct: Hashable, Sendable {
-    /// The product identifier, as in `TransactionPayload.productId`.
-    public var productId: String
-    /// The product type, as in `TransactionPayload.type`.
-    public var type: ProductType
-    /// The subscription group of an auto-renewable subscription.
-    public var subscriptionGroupIdentifier: String?
-    /// One paid period of a subscription, or the duration of a non-renewing subscription.
-    public var period: ISO8601Duration?
-    /// The price in the United States storefront, in milliunits of USD.
-    public var price: Int64
-    /// The entitlements the product unlocks in `DemoProduct.catalog`.
-    public var entitlements: [String]
-
-    public init(
-        productId: String, type: ProductType, subscriptionGroupIdentifier: String? = nil,
-        period: ISO8601Duration? = nil, price: Int64, entitlements: [String]
-    ) {
-        self.productId = productId
-        self.type = type
-        self.subscriptionGroupIdentifier = subscriptionGroupIdentifier
-        self.period = period
-        self.price = price
-        self.entitlements = entitlements
-    }
-}
+/// The same type as `TestProduct`: the demo's products are its static members (`DemoProduct.premiumMonthly`), and
+/// `DemoProduct.catalog` is the `catalog.json` of the scenarios.
+public typealias DemoProduct = TestProduct
 
 extension DemoProduct {
     /// The monthly premium plan, shared with the family; unlocks `basic` and `premium`.
@@ -82,12 +51,6 @@ extension DemoProduct {
 
     /// The catalog of every demo product, naming the demo app: the `catalog.json` of the scenarios that sell them.
     public static var catalog: ProductCatalog {
-        var products: [String: ProductCatalog.Product] = [:]
-        for product in all {
-            products[product.productId] = ProductCatalog.Product(
-                entitlements: product.entitlements, type: product.type,
-                duration: product.type == .nonRenewing ? product.period : nil)
-        }
-        return ProductCatalog(bundleId: DemoApp.bundleId, products: products)
+        catalog(of: all, bundleId: DemoApp.bundleId)
     }
 }

@@ -12,9 +12,10 @@ import FamilyEntitlements
 /// `sharingDelay` after the purchase (Apple delays it; members a minute apart), then renews with the organiser. Members have transactions
 /// and app transaction ids of their own and no `appAccountToken`, as Apple sends them. Events end sharing:
 /// a member leaving, sharing stopped, the purchaser refunded; nothing is renewed for a person after their event.
+/// Every payload is for `app`, the demo app unless you pass your own.
 public struct FamilyBuilder: Hashable, Sendable {
     /// The shared subscription.
-    public var product: DemoProduct
+    public var product: TestProduct
     /// When the organiser bought it.
     public var purchaseDate: Date
     /// How many members share it, from 1 to 5.
@@ -23,8 +24,10 @@ public struct FamilyBuilder: Hashable, Sendable {
     public var periods: Int
     /// How long after the purchase a member's shared copy arrives.
     public var sharingDelay: TimeInterval
-    /// The environment of every payload.
+    /// The environment of every payload: the one given to `init`, else the app's.
     public var environment: Environment
+    /// The app of every payload.
+    public var app: AppUnderTest
     private var events: [Event] = []
 
     private enum Event: Hashable, Sendable {
@@ -35,8 +38,8 @@ public struct FamilyBuilder: Hashable, Sendable {
 
     /// A family of the organiser and `members` members; a family is at most six people.
     public init(
-        product: DemoProduct = .premiumMonthly, purchased purchaseDate: Date, members: Int = 5, periods: Int = 1,
-        sharingDelay: TimeInterval = 3600, environment: Environment = .production
+        product: TestProduct = .premiumMonthly, purchased purchaseDate: Date, members: Int = 5, periods: Int = 1,
+        sharingDelay: TimeInterval = 3600, environment: Environment? = nil, app: AppUnderTest = .demo
     ) {
         precondition((1...5).contains(members), "a family shares with one to five members besides the organiser")
         precondition(periods >= 1, "a subscription has at least its first period")
@@ -45,7 +48,8 @@ public struct FamilyBuilder: Hashable, Sendable {
         self.memberCount = members
         self.periods = periods
         self.sharingDelay = sharingDelay
-        self.environment = environment
+        self.environment = environment ?? app.environment
+        self.app = app
     }
 
     /// Member `member` (1 for the first) leaves the family at `date` and receives a `REVOKE`.
@@ -83,10 +87,11 @@ public struct FamilyBuilder: Hashable, Sendable {
         var chain = [
             TransactionBuilder.subscription(
                 product, purchased: purchaseDate, appAccountToken: FixtureIdentifier.uuid(seed + "|token"),
-                appTransactionId: FixtureIdentifier.numeric(seed + "|app|0", prefix: "7"), environment: environment)
+                appTransactionId: FixtureIdentifier.numeric(seed + "|app|0", prefix: "7"), environment: environment,
+                app: app)
         ]
         while chain.count < periods, let last = chain.last {
-            chain.append(TransactionBuilder.renewal(of: last))
+            chain.append(TransactionBuilder.renewal(of: last, into: product))
         }
         let refund = events.lazy.compactMap { event -> (date: Date, reason: RevocationReason)? in
             if case .purchaserRefunded(let date, let reason, _) = event { return (date, reason) }
@@ -94,10 +99,12 @@ public struct FamilyBuilder: Hashable, Sendable {
         }.first
         let organiserChain = chain.filter { ($0.purchaseDate ?? purchaseDate) < refund?.date ?? .distantFuture }
         var organiser = organiserChain.enumerated().map { index, transaction in
-            index == 0 ? NotificationBuilder.subscribed(transaction) : NotificationBuilder.didRenew(transaction)
+            index == 0
+                ? NotificationBuilder.subscribed(transaction, app: app)
+                : NotificationBuilder.didRenew(transaction, app: app)
         }
         if let refund, let refunded = organiserChain.last {
-            organiser.append(NotificationBuilder.refund(refunded, at: refund.date, reason: refund.reason))
+            organiser.append(NotificationBuilder.refund(refunded, at: refund.date, reason: refund.reason, app: app))
         }
         let members = (1...memberCount).map { member in
             History(notifications: memberNotifications(member, chain: chain, seed: seed))
@@ -128,10 +135,12 @@ public struct FamilyBuilder: Hashable, Sendable {
             copies.append(copy)
         }
         var notifications = copies.enumerated().map { index, transaction in
-            index == 0 ? NotificationBuilder.subscribed(transaction) : NotificationBuilder.didRenew(transaction)
+            index == 0
+                ? NotificationBuilder.subscribed(transaction, app: app)
+                : NotificationBuilder.didRenew(transaction, app: app)
         }
         if let end, let last = copies.last {
-            notifications.append(NotificationBuilder.revoke(last, at: end.date, end.revocation))
+            notifications.append(NotificationBuilder.revoke(last, at: end.date, end.revocation, app: app))
         }
         return notifications
     }

@@ -9,14 +9,15 @@ import FamilyEntitlements
 /// Decoded V2 notifications in the history format: `data.transactionInfo` and `data.renewalInfo` hold decoded
 /// payloads, and no string is signed.
 ///
-/// Each notification is version 2.0 for the demo app, signed when its transaction was (or at `signed`), with a
-/// `notificationUUID` derived from its contents and the subscription `status` Apple would send. To post one to code
-/// that takes a request body, sign it with `FakeJWSSigner.requestBody(for:)`.
+/// Each notification is version 2.0 for `app` (the demo app unless you pass your own: pass the app its transaction was
+/// built for), signed when its transaction was (or at `signed`), with a `notificationUUID` derived from its contents
+/// and the subscription `status` Apple would send. To post one to code that takes a request body, sign it with
+/// `FakeJWSSigner.requestBody(for:)`.
 public enum NotificationBuilder {
     /// A notification of any type; the other builders call this one.
     ///
     /// `signed` defaults to the transaction's signedDate, then the renewal info's: pass it for a notification
-    /// that carries neither. `status` defaults to what Apple sends for the type and the transaction.
+    /// that carries neither. The environment is `environment`, else the transaction's, the renewal info's, the app's. `status` defaults to what Apple sends for the type and the transaction.
     public static func notification(
         _ type: NotificationType,
         _ subtype: NotificationSubtype? = nil,
@@ -24,7 +25,8 @@ public enum NotificationBuilder {
         renewalInfo: RenewalInfoPayload? = nil,
         signed: Date? = nil,
         status: SubscriptionStatus? = nil,
-        environment: Environment? = nil
+        environment: Environment? = nil,
+        app: AppUnderTest = .demo
     ) -> NotificationPayload {
         let signedDate = signed ?? transaction?.signedDate ?? renewalInfo?.signedDate
         let seed = [
@@ -36,8 +38,8 @@ public enum NotificationBuilder {
             notificationUUID: FixtureIdentifier.uuid(seed).uuidString.lowercased(), version: "2.0",
             signedDate: signedDate,
             data: NotificationData(
-                environment: environment ?? transaction?.environment ?? renewalInfo?.environment ?? .production,
-                appAppleId: DemoApp.appAppleId, bundleId: DemoApp.bundleId, bundleVersion: DemoApp.bundleVersion,
+                environment: environment ?? transaction?.environment ?? renewalInfo?.environment ?? app.environment,
+                appAppleId: app.appAppleId, bundleId: app.bundleId, bundleVersion: app.bundleVersion,
                 transactionInfo: transaction, renewalInfo: renewalInfo,
                 status: status ?? defaultStatus(type, subtype, transaction: transaction)))
     }
@@ -45,59 +47,69 @@ public enum NotificationBuilder {
     /// `SUBSCRIBED`: a purchase (`INITIAL_BUY`), a return after expiry (`RESUBSCRIBE`), or a family member's shared
     /// copy arriving; with renewal info that renews.
     public static func subscribed(
-        _ transaction: TransactionPayload, _ subtype: NotificationSubtype = .initialBuy
+        _ transaction: TransactionPayload, _ subtype: NotificationSubtype = .initialBuy, app: AppUnderTest = .demo
     ) -> NotificationPayload {
         notification(
-            .subscribed, subtype, transaction: transaction, renewalInfo: RenewalInfoBuilder.renewing(transaction))
+            .subscribed, subtype, transaction: transaction, renewalInfo: RenewalInfoBuilder.renewing(transaction),
+            app: app)
     }
 
     /// `DID_RENEW`: a renewal, or with `billingRecovery` a renewal after failed billing (not a new purchase).
-    public static func didRenew(_ transaction: TransactionPayload, billingRecovery: Bool = false) -> NotificationPayload
-    {
+    ///
+    /// For a recovery, build the transaction with `TransactionBuilder.renewal(of:startingAt:)` from the recovery date.
+    public static func didRenew(
+        _ transaction: TransactionPayload, billingRecovery: Bool = false, app: AppUnderTest = .demo
+    ) -> NotificationPayload {
         var renewalInfo = RenewalInfoBuilder.renewing(transaction)
         if billingRecovery { renewalInfo.isInBillingRetryPeriod = false }
         return notification(
-            .didRenew, billingRecovery ? .billingRecovery : nil, transaction: transaction, renewalInfo: renewalInfo)
+            .didRenew, billingRecovery ? .billingRecovery : nil, transaction: transaction, renewalInfo: renewalInfo,
+            app: app)
     }
 
     /// `ONE_TIME_CHARGE`: a one-time purchase, or a family member's copy of a shared non-consumable.
-    public static func oneTimeCharge(_ transaction: TransactionPayload) -> NotificationPayload {
-        notification(.oneTimeCharge, transaction: transaction)
+    public static func oneTimeCharge(_ transaction: TransactionPayload, app: AppUnderTest = .demo)
+        -> NotificationPayload
+    {
+        notification(.oneTimeCharge, transaction: transaction, app: app)
     }
 
     /// `DID_CHANGE_RENEWAL_STATUS`: the purchaser turned auto-renew on or off at `date`.
     public static func renewalStatusChanged(
-        _ transaction: TransactionPayload, autoRenew: Bool, at date: Date
+        _ transaction: TransactionPayload, autoRenew: Bool, at date: Date, app: AppUnderTest = .demo
     ) -> NotificationPayload {
         notification(
             .didChangeRenewalStatus, autoRenew ? .autoRenewEnabled : .autoRenewDisabled,
             transaction: TransactionBuilder.resigned(transaction, at: date),
-            renewalInfo: RenewalInfoBuilder.renewing(transaction, autoRenew: autoRenew, signed: date))
+            renewalInfo: RenewalInfoBuilder.renewing(transaction, autoRenew: autoRenew, signed: date), app: app)
     }
 
     /// `DID_FAIL_TO_RENEW` at `date`: with `gracePeriodEnds`, subtype `GRACE_PERIOD` and the customer keeps access.
     public static func didFailToRenew(
-        _ transaction: TransactionPayload, at date: Date, gracePeriodEnds: Date? = nil
+        _ transaction: TransactionPayload, at date: Date, gracePeriodEnds: Date? = nil, app: AppUnderTest = .demo
     ) -> NotificationPayload {
         notification(
             .didFailToRenew, gracePeriodEnds == nil ? nil : .gracePeriod,
             transaction: TransactionBuilder.resigned(transaction, at: date),
-            renewalInfo: RenewalInfoBuilder.billingRetry(transaction, gracePeriodEnds: gracePeriodEnds, signed: date))
+            renewalInfo: RenewalInfoBuilder.billingRetry(transaction, gracePeriodEnds: gracePeriodEnds, signed: date),
+            app: app)
     }
 
     /// `GRACE_PERIOD_EXPIRED` at `date`: the grace period is over and billing retry goes on without access.
     public static func gracePeriodExpired(
-        _ transaction: TransactionPayload, at date: Date, gracePeriodEnded: Date? = nil
+        _ transaction: TransactionPayload, at date: Date, gracePeriodEnded: Date? = nil, app: AppUnderTest = .demo
     ) -> NotificationPayload {
         notification(
             .gracePeriodExpired, transaction: TransactionBuilder.resigned(transaction, at: date),
             renewalInfo: RenewalInfoBuilder.billingRetry(
-                transaction, gracePeriodEnds: gracePeriodEnded ?? date, signed: date))
+                transaction, gracePeriodEnds: gracePeriodEnded ?? date, signed: date),
+            app: app)
     }
 
     /// `EXPIRED` at `date`, with the subtype that says why (`VOLUNTARY` by default).
     public static func expired(
-        _ transaction: TransactionPayload, _ subtype: NotificationSubtype = .voluntary, at date: Date
+        _ transaction: TransactionPayload, _ subtype: NotificationSubtype = .voluntary, at date: Date,
+        app: AppUnderTest = .demo
     ) -> NotificationPayload {
         let intent: ExpirationIntent =
             switch subtype {
@@ -108,29 +120,34 @@ public enum NotificationBuilder {
             }
         return notification(
             .expired, subtype, transaction: TransactionBuilder.resigned(transaction, at: date),
-            renewalInfo: RenewalInfoBuilder.expired(transaction, intent: intent, signed: date))
+            renewalInfo: RenewalInfoBuilder.expired(transaction, intent: intent, signed: date), app: app)
     }
 
     /// `REFUND` at `date`: the purchaser's transaction now carries revocationDate and its cause.
     public static func refund(
         _ transaction: TransactionPayload, at date: Date, reason: RevocationReason = .otherReason,
-        type: RevocationType? = .refundFull
+        type: RevocationType? = .refundFull, app: AppUnderTest = .demo
     ) -> NotificationPayload {
         notification(
             .refund, transaction: TransactionBuilder.refunded(transaction, at: date, reason: reason, type: type),
-            renewalInfo: isSubscription(transaction) ? RenewalInfoBuilder.revoked(transaction, signed: date) : nil)
+            renewalInfo: isSubscription(transaction) ? RenewalInfoBuilder.revoked(transaction, signed: date) : nil,
+            app: app)
     }
 
     /// `REFUND_REVERSED` at `date`: the transaction comes back without revocation.
-    public static func refundReversed(_ transaction: TransactionPayload, at date: Date) -> NotificationPayload {
+    public static func refundReversed(
+        _ transaction: TransactionPayload, at date: Date, app: AppUnderTest = .demo
+    ) -> NotificationPayload {
         notification(
             .refundReversed, transaction: TransactionBuilder.refundReversed(transaction, at: date),
-            renewalInfo: isSubscription(transaction) ? RenewalInfoBuilder.renewing(transaction, signed: date) : nil)
+            renewalInfo: isSubscription(transaction) ? RenewalInfoBuilder.renewing(transaction, signed: date) : nil,
+            app: app)
     }
 
     /// `REVOKE` at `date` for a family member's `FAMILY_SHARED` transaction, in the form `revocation` describes.
     public static func revoke(
-        _ transaction: TransactionPayload, at date: Date, _ revocation: Revocation = .withoutRevocationDate
+        _ transaction: TransactionPayload, at date: Date, _ revocation: Revocation = .withoutRevocationDate,
+        app: AppUnderTest = .demo
     ) -> NotificationPayload {
         var snapshot = TransactionBuilder.resigned(transaction, at: date)
         switch revocation {
@@ -145,7 +162,8 @@ public enum NotificationBuilder {
         }
         return notification(
             .revoke, transaction: snapshot,
-            renewalInfo: isSubscription(transaction) ? RenewalInfoBuilder.revoked(transaction, signed: date) : nil)
+            renewalInfo: isSubscription(transaction) ? RenewalInfoBuilder.revoked(transaction, signed: date) : nil,
+            app: app)
     }
 
     /// What a family member's `REVOKE` carries: Apple's payloads changed in December 2025, and the cause of an

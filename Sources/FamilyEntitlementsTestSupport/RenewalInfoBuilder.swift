@@ -15,7 +15,7 @@ public enum RenewalInfoBuilder {
     ///
     /// `nextProduct` is the plan the next renewal moves to (a pending downgrade or crossgrade).
     public static func renewing(
-        _ transaction: TransactionPayload, autoRenew: Bool = true, nextProduct: DemoProduct? = nil,
+        _ transaction: TransactionPayload, autoRenew: Bool = true, nextProduct: TestProduct? = nil,
         signed: Date? = nil
     ) -> RenewalInfoPayload {
         var info = base(transaction, signed: signed)

@@ -8,29 +8,33 @@ import FamilyEntitlements
 
 /// Decoded transactions with realistic defaults, so that a test states only what it is about.
 ///
-/// Every transaction is Production, United States storefront, USD, bundle `org.familyentitlements.demo`, signed a
-/// few seconds after its purchase, with identifiers derived from its inputs. Change anything else on the returned
-/// value: `TransactionPayload` is a struct of `var` fields.
+/// Every transaction is for `app` (the demo app `org.familyentitlements.demo` in Production unless you pass your own),
+/// United States storefront, USD, signed a few seconds after its purchase, with identifiers derived from its inputs.
+/// `environment`, where given, overrides the app's. Change anything else on the returned value: `TransactionPayload`
+/// is a struct of `var` fields.
 public enum TransactionBuilder {
     /// The first transaction of an auto-renewable subscription: a `PURCHASE` whose period starts at `purchaseDate`.
     ///
     /// The period is the product's, or the offer's where the offer covers its own period (a free trial, a payment up
     /// front). A `FAMILY_SHARED` transaction never carries an `appAccountToken`, as Apple sends it.
     public static func subscription(
-        _ product: DemoProduct = .premiumMonthly,
+        _ product: TestProduct = .premiumMonthly,
         purchased purchaseDate: Date,
         ownership: OwnershipType = .purchased,
         offer: Offer? = nil,
         transactionId: String? = nil,
         appAccountToken: UUID? = nil,
         appTransactionId: String? = nil,
-        environment: Environment = .production
+        environment: Environment? = nil,
+        app: AppUnderTest = .demo
     ) -> TransactionPayload {
+        let environment = environment ?? app.environment
         let period = offer?.coversItsPeriod == true ? offer?.period : product.period
         let seed = "\(product.productId)|\(FixtureIdentifier.text(purchaseDate))|\(ownership)|\(environment)"
         let id = transactionId ?? FixtureIdentifier.numeric(seed, prefix: "2")
         var transaction = base(
-            product, purchased: purchaseDate, ownership: ownership, transactionId: id, environment: environment)
+            product, purchased: purchaseDate, ownership: ownership, transactionId: id, environment: environment,
+            bundleId: app.bundleId)
         transaction.webOrderLineItemId = FixtureIdentifier.numeric(seed + "|web", prefix: "3")
         transaction.subscriptionGroupIdentifier = product.subscriptionGroupIdentifier
         transaction.expiresDate = (period ?? ISO8601Duration(months: 1)).added(to: purchaseDate)
@@ -40,34 +44,38 @@ public enum TransactionBuilder {
         return transaction
     }
 
-    /// The next transaction of a subscription chain: a `RENEWAL` that starts when `previous` expires.
+    /// The next transaction of a subscription chain: a `RENEWAL` that starts when `previous` expires, or at `start`.
     ///
-    /// It keeps the chain's original transaction, ownership, currency and product, unless `product` names the plan a
-    /// downgrade renews into. Without an offer a USD renewal is paid at the product's full price; another currency
-    /// keeps the previous price.
+    /// It keeps the chain's original transaction, ownership, app, environment, currency and product, unless `product`
+    /// names the plan a downgrade renews into; pass `product` for a product of your own, whose period the builder
+    /// cannot otherwise know (a month is assumed). Without an offer a USD renewal is paid at the product's full price;
+    /// another currency keeps the previous price. `start` is for a renewal after a gap: billing recovered at `start`
+    /// after `previous` expired and Apple retried billing, so the new period runs from `start` (with
+    /// `NotificationBuilder.didRenew(_:billingRecovery:)`, the `DID_RENEW BILLING_RECOVERY` Apple sends).
     public static func renewal(
         of previous: TransactionPayload,
-        into product: DemoProduct? = nil,
+        into product: TestProduct? = nil,
         offer: Offer? = nil,
-        transactionId: String? = nil
+        transactionId: String? = nil,
+        startingAt start: Date? = nil
     ) -> TransactionPayload {
-        let start = previous.expiresDate ?? previous.purchaseDate ?? Date(timeIntervalSince1970: 0)
+        let start = start ?? previous.expiresDate ?? previous.purchaseDate ?? Date(timeIntervalSince1970: 0)
         let productId = product?.productId ?? previous.productId ?? ""
-        let demo = product ?? DemoProduct.named(productId)
+        let known = product ?? DemoProduct.named(productId)
         let seed = "\(productId)|\(FixtureIdentifier.text(start))|\(previous.transactionId ?? "")|renewal"
         var transaction = previous
         transaction.transactionId = transactionId ?? FixtureIdentifier.numeric(seed, prefix: "2")
         transaction.webOrderLineItemId = FixtureIdentifier.numeric(seed + "|web", prefix: "3")
         transaction.productId = productId
         transaction.subscriptionGroupIdentifier =
-            demo?.subscriptionGroupIdentifier
+            known?.subscriptionGroupIdentifier
             ?? previous.subscriptionGroupIdentifier
         transaction.purchaseDate = start
-        let period = offer?.coversItsPeriod == true ? offer?.period : demo?.period
+        let period = offer?.coversItsPeriod == true ? offer?.period : known?.period
         transaction.expiresDate = (period ?? ISO8601Duration(months: 1)).added(to: start)
         transaction.transactionReason = .renewal
         transaction.signedDate = start.addingTimeInterval(signingDelay)
-        if previous.currency == DemoApp.currency, let demo { transaction.price = demo.price }
+        if previous.currency == DemoApp.currency, let known { transaction.price = known.price }
         transaction.offerType = nil
         transaction.offerIdentifier = nil
         transaction.offerDiscountType = nil
@@ -85,18 +93,21 @@ public enum TransactionBuilder {
     ///
     /// It has no expiry: Apple sends none for these types. Only non-consumables may be `FAMILY_SHARED`.
     public static func oneTime(
-        _ product: DemoProduct = .stickers,
+        _ product: TestProduct = .stickers,
         purchased purchaseDate: Date,
         ownership: OwnershipType = .purchased,
         transactionId: String? = nil,
         appAccountToken: UUID? = nil,
         appTransactionId: String? = nil,
-        environment: Environment = .production
+        environment: Environment? = nil,
+        app: AppUnderTest = .demo
     ) -> TransactionPayload {
+        let environment = environment ?? app.environment
         let seed = "\(product.productId)|\(FixtureIdentifier.text(purchaseDate))|\(ownership)|\(environment)"
         var transaction = base(
             product, purchased: purchaseDate, ownership: ownership,
-            transactionId: transactionId ?? FixtureIdentifier.numeric(seed, prefix: "2"), environment: environment)
+            transactionId: transactionId ?? FixtureIdentifier.numeric(seed, prefix: "2"), environment: environment,
+            bundleId: app.bundleId)
         transaction.appAccountToken = ownership == .familyShared ? nil : appAccountToken
         transaction.appTransactionId = appTransactionId
         return transaction
@@ -144,11 +155,11 @@ public enum TransactionBuilder {
     static let signingDelay: TimeInterval = 3
 
     private static func base(
-        _ product: DemoProduct, purchased purchaseDate: Date, ownership: OwnershipType, transactionId: String,
-        environment: Environment
+        _ product: TestProduct, purchased purchaseDate: Date, ownership: OwnershipType, transactionId: String,
+        environment: Environment, bundleId: String
     ) -> TransactionPayload {
         TransactionPayload(
-            originalTransactionId: transactionId, transactionId: transactionId, bundleId: DemoApp.bundleId,
+            originalTransactionId: transactionId, transactionId: transactionId, bundleId: bundleId,
             productId: product.productId, purchaseDate: purchaseDate, originalPurchaseDate: purchaseDate, quantity: 1,
             type: product.type, inAppOwnershipType: ownership,
             signedDate: purchaseDate.addingTimeInterval(signingDelay), environment: environment,

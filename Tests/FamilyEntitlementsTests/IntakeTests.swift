@@ -8,30 +8,12 @@ import Testing
     import Foundation
 #endif
 
-/// A verifier for tests: it accepts what `FakeJWSSigner` signs and refuses any other signature, as a real verifier
-/// refuses a string whose signature does not match. It checks each string on its own, like Apple's.
-private struct FakeVerifier: SignedDataVerifying {
-    struct Refused: Error, CustomStringConvertible {
-        var description: String { "signature does not match" }
-    }
-
-    func verifyNotification(signedPayload: String) async throws -> Data { try check(signedPayload) }
-    func verifyTransaction(signedTransaction: String) async throws -> Data { try check(signedTransaction) }
-    func verifyRenewalInfo(signedRenewalInfo: String) async throws -> Data { try check(signedRenewalInfo) }
-
-    private func check(_ signed: String) throws -> Data {
-        let jws = try UnverifiedJWS(compact: signed)
-        guard jws.signature == FakeJWSSigner.signatureMarker else { throw Refused() }
-        return jws.payloadData
-    }
-}
-
 /// Signed strings for the intake table.
 private enum IntakeSample {
     static let bundleId = "com.example.family"
     static let appAppleId: Int64 = 1_234_567_890
     static let intake = NotificationIntake(
-        policy: .production(bundleId: bundleId, appAppleId: appAppleId), verifier: FakeVerifier())
+        policy: .production(bundleId: bundleId, appAppleId: appAppleId), verifier: FakeJWSVerifier())
     static let signer = FakeJWSSigner()
 
     static func transaction(
@@ -247,6 +229,298 @@ struct IntakeCase: CustomTestStringConvertible, Sendable {
         } catch {
             #expect(error.code == row.expectedRejection, "\(error)")
             #expect(error.path == row.expectedPath)
+        }
+    }
+}
+
+// MARK: - Three outcomes: accepted, refused for good, retry later
+
+/// A verifier whose answer for the notification and for the nested strings is set by the row.
+struct ScriptedVerifier: SignedDataVerifying {
+    enum Behavior: Sendable {
+        /// Checks as `FakeJWSVerifier` does.
+        case checks
+        /// Could not complete: `VerificationUnavailable`, as Apple's RETRYABLE_VERIFICATION_FAILURE.
+        case unavailable
+        /// The task was cancelled before the verification completed.
+        case cancelled
+        /// Refuses the string, whatever it is.
+        case refuses
+    }
+
+    var notification: Behavior = .checks
+    var nested: Behavior = .checks
+
+    func verifyNotification(signedPayload: String) async throws -> Data {
+        try await answer(notification, signedPayload)
+    }
+    func verifyTransaction(signedTransaction: String) async throws -> Data {
+        try await answer(nested, signedTransaction)
+    }
+    func verifyRenewalInfo(signedRenewalInfo: String) async throws -> Data {
+        try await answer(nested, signedRenewalInfo)
+    }
+
+    private func answer(_ behavior: Behavior, _ signed: String) async throws -> Data {
+        switch behavior {
+        case .checks: return try await FakeJWSVerifier().verifyNotification(signedPayload: signed)
+        case .unavailable: throw VerificationUnavailable(reason: "RETRYABLE_VERIFICATION_FAILURE")
+        case .cancelled: throw CancellationError()
+        case .refuses: throw FakeJWSVerifier.InvalidSignature(reason: "refused by the row")
+        }
+    }
+}
+
+struct OutcomeCase: CustomTestStringConvertible, Sendable {
+    var testDescription: String
+    var verifier: ScriptedVerifier
+    var signedPayload: @Sendable () throws -> String = { try IntakeSample.standard() }
+    var outcome: IntakeOutcome
+    var httpStatus: Int
+    var code: NotificationRejection.Code?
+    var path: String = ""
+}
+
+extension IntakeTests {
+    static let outcomes: [OutcomeCase] = [
+        OutcomeCase(
+            testDescription: "every signature checks -> accepted, 200", verifier: ScriptedVerifier(),
+            outcome: .accepted, httpStatus: 200),
+        OutcomeCase(
+            testDescription: "verifier cannot complete for the notification -> verification_unavailable, retry, 503",
+            verifier: ScriptedVerifier(notification: .unavailable), outcome: .retryLater, httpStatus: 503,
+            code: .verificationUnavailable, path: "signedPayload"),
+        OutcomeCase(
+            testDescription: "notification verifies, nested transaction cannot be verified now -> retry, 503",
+            verifier: ScriptedVerifier(nested: .unavailable), outcome: .retryLater, httpStatus: 503,
+            code: .verificationUnavailable, path: "data.signedTransactionInfo"),
+        OutcomeCase(
+            testDescription: "verification cancelled before it completed -> verification_unavailable, retry, 503",
+            verifier: ScriptedVerifier(notification: .cancelled), outcome: .retryLater, httpStatus: 503,
+            code: .verificationUnavailable, path: "signedPayload"),
+        OutcomeCase(
+            testDescription: "verifier refuses the notification -> signature_invalid, refused for good, 200",
+            verifier: ScriptedVerifier(notification: .refuses), outcome: .refused, httpStatus: 200,
+            code: .signatureInvalid,
+            path: "signedPayload"),
+        OutcomeCase(
+            testDescription: "verifier refuses a nested string -> signature_invalid there, refused for good, 200",
+            verifier: ScriptedVerifier(nested: .refuses), outcome: .refused, httpStatus: 200,
+            code: .signatureInvalid, path: "data.signedTransactionInfo"),
+        OutcomeCase(
+            testDescription: "verified Sandbox notification at a production service -> refused for good, 200",
+            verifier: ScriptedVerifier(),
+            signedPayload: {
+                try IntakeSample.notification(
+                    environment: .sandbox, signedTransactionInfo: nil, signedRenewalInfo: nil)
+            },
+            outcome: .refused, httpStatus: 200, code: .wrongEnvironment, path: "data.environment"),
+    ]
+
+    @Test(arguments: outcomes)
+    func answersWithTheOutcomeStatus(_ row: OutcomeCase) async throws {
+        let intake = NotificationIntake(policy: IntakeSample.intake.policy, verifier: row.verifier)
+        let signedPayload = try row.signedPayload()
+        do throws(NotificationRejection) {
+            _ = try await intake.receive(signedPayload: signedPayload)
+            #expect(row.outcome == .accepted)
+            #expect(row.httpStatus == IntakeOutcome.accepted.httpStatus)
+        } catch {
+            #expect(error.code == row.code, "\(error)")
+            #expect(error.path == row.path)
+            #expect(error.outcome == row.outcome)
+            #expect(error.httpStatus == row.httpStatus)
+            #expect(NotificationDecision.reject(error).httpStatus == row.httpStatus)
+        }
+    }
+}
+
+// MARK: - Apple retries until 200: taken exactly once
+
+/// A verifier in an outage for its first `failures` calls, then checking as `FakeJWSVerifier` does.
+private struct RecoveringVerifier: SignedDataVerifying {
+    actor Outage {
+        var failuresLeft: Int
+        init(failures: Int) { failuresLeft = failures }
+
+        func isDown() -> Bool {
+            guard failuresLeft > 0 else { return false }
+            failuresLeft -= 1
+            return true
+        }
+    }
+
+    let outage: Outage
+
+    func verifyNotification(signedPayload: String) async throws -> Data { try await check(signedPayload) }
+    func verifyTransaction(signedTransaction: String) async throws -> Data { try await check(signedTransaction) }
+    func verifyRenewalInfo(signedRenewalInfo: String) async throws -> Data { try await check(signedRenewalInfo) }
+
+    private func check(_ signed: String) async throws -> Data {
+        if await outage.isDown() {
+            throw VerificationUnavailable(reason: "RETRYABLE_VERIFICATION_FAILURE: OCSP unreachable")
+        }
+        return try await FakeJWSVerifier().verifyTransaction(signedTransaction: signed)
+    }
+}
+
+/// What a service keeps: each accepted notification once, by `notificationUUID`, as the documented recipe does.
+private struct NotificationLedger {
+    var recorded: [String: NotificationPayload] = [:]
+    var statuses: [Int] = []
+
+    /// Receives one delivery and returns the status Apple gets; records an accepted notification only if it is new.
+    mutating func receive(_ body: Data, through intake: NotificationIntake<some SignedDataVerifying>) async -> Int {
+        let status: Int
+        do throws(NotificationRejection) {
+            let verified = try await intake.receive(requestBody: body)
+            if let uuid = verified.notification.notificationUUID, recorded[uuid] == nil {
+                recorded[uuid] = verified.notification
+            }
+            status = IntakeOutcome.accepted.httpStatus
+        } catch {
+            status = error.httpStatus
+        }
+        statuses.append(status)
+        return status
+    }
+}
+
+struct RetryCase: CustomTestStringConvertible, Sendable {
+    var testDescription: String
+    /// How many verifier calls fail retryably before the verifier recovers.
+    var failingCalls: Int
+    /// How many more times Apple sends the notification after a 200 (Apple may deliver a notification twice).
+    var duplicates: Int = 0
+    var statuses: [Int]
+}
+
+extension IntakeTests {
+    static let retries: [RetryCase] = [
+        RetryCase(
+            testDescription: "no outage: 200 on the first delivery, recorded once", failingCalls: 0, statuses: [200]),
+        RetryCase(
+            testDescription: "outage on the first delivery: 503, Apple retries, 200, recorded once", failingCalls: 1,
+            statuses: [503, 200]),
+        RetryCase(
+            testDescription: "outage for three deliveries: 503 three times, then 200, recorded once", failingCalls: 3,
+            statuses: [503, 503, 503, 200]),
+        RetryCase(
+            testDescription: "outage, then Apple delivers the accepted notification twice: recorded once",
+            failingCalls: 1, duplicates: 1, statuses: [503, 200, 200]),
+    ]
+
+    @Test(arguments: retries)
+    func retryableFailureIsRetriedAndTakenExactlyOnce(_ row: RetryCase) async throws {
+        let intake = NotificationIntake(
+            policy: IntakeSample.intake.policy,
+            verifier: RecoveringVerifier(outage: RecoveringVerifier.Outage(failures: row.failingCalls)))
+        let body = Data(#"{"signedPayload":"\#(try IntakeSample.standard())"}"#.utf8)
+        var ledger = NotificationLedger()
+        var acknowledgements = 0
+        // Apple sends the notification until it gets a 200, then (for the duplicate rows) again.
+        while acknowledgements <= row.duplicates, ledger.statuses.count < 10 {
+            if await ledger.receive(body, through: intake) == 200 { acknowledgements += 1 }
+            #expect(ledger.recorded.count == (ledger.statuses.contains(200) ? 1 : 0), "nothing recorded before a 200")
+        }
+        #expect(ledger.statuses == row.statuses)
+        #expect(ledger.recorded.count == 1)
+        #expect(ledger.recorded.values.first?.data?.transactionInfo == IntakeSample.transaction())
+    }
+}
+
+// MARK: - A signed transaction on its own: the restore and link path
+
+/// A verifier written before `verifyAppTransaction` existed: it still compiles, and refuses every app transaction.
+private struct VerifierWithoutAppTransactions: SignedDataVerifying {
+    func verifyNotification(signedPayload: String) async throws -> Data { Data() }
+    func verifyTransaction(signedTransaction: String) async throws -> Data { Data() }
+    func verifyRenewalInfo(signedRenewalInfo: String) async throws -> Data { Data() }
+}
+
+struct StandaloneCase: CustomTestStringConvertible, Sendable {
+    var testDescription: String
+    /// Whether the string is an `AppTransaction` rather than a transaction.
+    var isAppTransaction = false
+    var signed: @Sendable () throws -> String
+    var verifier = FakeJWSVerifier()
+    var code: TransactionRejection.Code?
+    var path: String = ""
+    var outcome: IntakeOutcome
+}
+
+extension IntakeTests {
+    static let appTransaction = AppTransactionPayload(
+        receiptType: .production, appAppleId: IntakeSample.appAppleId, bundleId: IntakeSample.bundleId,
+        appTransactionId: "704000000000000001")
+
+    static let standalone: [StandaloneCase] = [
+        StandaloneCase(
+            testDescription: "the app sends its own Production transaction -> accepted",
+            signed: { try IntakeSample.signed(IntakeSample.transaction(ownership: .purchased)) },
+            outcome: .accepted),
+        StandaloneCase(
+            testDescription: "the app sends a Sandbox transaction to a production service -> wrong_environment",
+            signed: { try IntakeSample.signed(IntakeSample.transaction(environment: .sandbox)) },
+            code: .wrongEnvironment, path: "environment", outcome: .refused),
+        StandaloneCase(
+            testDescription: "the app sends a forged transaction -> signature_invalid, refused",
+            signed: { IntakeSample.forged(try IntakeSample.signed(IntakeSample.transaction())) },
+            code: .signatureInvalid, outcome: .refused),
+        StandaloneCase(
+            testDescription: "the verifier cannot complete for a transaction -> verification_unavailable, retry",
+            signed: { try IntakeSample.signed(IntakeSample.transaction()) },
+            verifier: .unavailable(), code: .verificationUnavailable, outcome: .retryLater),
+        StandaloneCase(
+            testDescription: "a verified transaction with a price as text -> undecodable at price",
+            signed: { IntakeSample.signer.sign(json: Data(#"{"price":"1.99"}"#.utf8)) },
+            code: .undecodable, path: "price", outcome: .refused),
+        StandaloneCase(
+            testDescription: "the app sends its own Production AppTransaction -> accepted",
+            isAppTransaction: true, signed: { try IntakeSample.signed(appTransaction) }, outcome: .accepted),
+        StandaloneCase(
+            testDescription: "an AppTransaction of another appAppleId -> wrong_app_apple_id",
+            isAppTransaction: true,
+            signed: {
+                var other = appTransaction
+                other.appAppleId = 9_999_999_999
+                return try IntakeSample.signed(other)
+            },
+            code: .wrongAppAppleId, path: "appAppleId", outcome: .refused),
+        StandaloneCase(
+            testDescription: "the verifier cannot complete for an AppTransaction -> verification_unavailable, retry",
+            isAppTransaction: true, signed: { try IntakeSample.signed(appTransaction) }, verifier: .unavailable(),
+            code: .verificationUnavailable, outcome: .retryLater),
+    ]
+
+    @Test(arguments: standalone)
+    func verifiesWhatTheAppSends(_ row: StandaloneCase) async throws {
+        let intake = NotificationIntake(policy: IntakeSample.intake.policy, verifier: row.verifier)
+        let signed = try row.signed()
+        do throws(TransactionRejection) {
+            if row.isAppTransaction {
+                #expect(try await intake.verify(signedAppTransaction: signed) == Self.appTransaction)
+            } else {
+                #expect(try await intake.verify(signedTransaction: signed).bundleId == IntakeSample.bundleId)
+            }
+            #expect(row.outcome == .accepted, "expected \(String(describing: row.code))")
+        } catch {
+            #expect(error.code == row.code, "\(error)")
+            #expect(error.path == row.path)
+            #expect(error.outcome == row.outcome)
+        }
+    }
+
+    @Test
+    func verifierWithoutAppTransactionsRefusesThemAll() async throws {
+        let intake = NotificationIntake(policy: IntakeSample.intake.policy, verifier: VerifierWithoutAppTransactions())
+        let signed = try IntakeSample.signed(Self.appTransaction)
+        do throws(TransactionRejection) {
+            _ = try await intake.verify(signedAppTransaction: signed)
+            Issue.record("an app transaction was accepted by a verifier that does not verify them")
+        } catch {
+            #expect(error.code == .verificationNotImplemented)
+            #expect(error.outcome == .refused)
         }
     }
 }

@@ -277,3 +277,102 @@ struct PolicyCase: CustomTestStringConvertible, Sendable {
         }
     }
 }
+
+// MARK: - A signed transaction on its own (restore, link)
+
+struct StandalonePolicyCase: CustomTestStringConvertible, Sendable {
+    enum Payload: Hashable, Sendable {
+        case transaction(TransactionPayload)
+        case appTransaction(AppTransactionPayload)
+    }
+
+    var testDescription: String
+    var policy: NotificationPolicy = PolicySample.production
+    var payload: Payload
+    /// The rejection's code and path, or nil where the payload is accepted.
+    var expected: (code: TransactionRejection.Code, path: String)?
+
+    static func transaction(
+        environment: Environment? = .production, bundleId: String? = PolicySample.bundleId
+    ) -> Payload {
+        .transaction(PolicySample.transaction(environment: environment, bundleId: bundleId, ownership: .purchased))
+    }
+
+    static func appTransaction(
+        receiptType: Environment? = .production, bundleId: String? = PolicySample.bundleId,
+        appAppleId: Int64? = PolicySample.appAppleId
+    ) -> Payload {
+        .appTransaction(AppTransactionPayload(receiptType: receiptType, appAppleId: appAppleId, bundleId: bundleId))
+    }
+}
+
+extension NotificationPolicyTests {
+    static let standalone: [StandalonePolicyCase] = [
+        StandalonePolicyCase(
+            testDescription: "production: this app's Production transaction -> accept",
+            payload: StandalonePolicyCase.transaction(), expected: nil),
+        StandalonePolicyCase(
+            testDescription: "production: a Sandbox transaction from the app -> wrong_environment",
+            payload: StandalonePolicyCase.transaction(environment: .sandbox),
+            expected: (.wrongEnvironment, "environment")),
+        StandalonePolicyCase(
+            testDescription: "production: an Xcode-signed transaction from the app -> wrong_environment",
+            payload: StandalonePolicyCase.transaction(environment: .xcode),
+            expected: (.wrongEnvironment, "environment")),
+        StandalonePolicyCase(
+            testDescription: "production: a transaction naming no environment -> wrong_environment",
+            payload: StandalonePolicyCase.transaction(environment: nil), expected: (.wrongEnvironment, "environment")),
+        StandalonePolicyCase(
+            testDescription: "sandbox policy: a Production transaction -> wrong_environment",
+            policy: PolicySample.sandbox, payload: StandalonePolicyCase.transaction(),
+            expected: (.wrongEnvironment, "environment")),
+        StandalonePolicyCase(
+            testDescription: "sandbox policy: this app's Sandbox transaction -> accept", policy: PolicySample.sandbox,
+            payload: StandalonePolicyCase.transaction(environment: .sandbox), expected: nil),
+        StandalonePolicyCase(
+            testDescription: "another app's transaction -> wrong_bundle_id",
+            payload: StandalonePolicyCase.transaction(bundleId: "com.example.other"),
+            expected: (.wrongBundleId, "bundleId")),
+        StandalonePolicyCase(
+            testDescription: "a transaction without bundle id -> wrong_bundle_id",
+            payload: StandalonePolicyCase.transaction(bundleId: nil), expected: (.wrongBundleId, "bundleId")),
+        StandalonePolicyCase(
+            testDescription: "production: this app's AppTransaction -> accept",
+            payload: StandalonePolicyCase.appTransaction(), expected: nil),
+        StandalonePolicyCase(
+            testDescription: "production: a Sandbox AppTransaction -> wrong_environment at receiptType",
+            payload: StandalonePolicyCase.appTransaction(receiptType: .sandbox),
+            expected: (.wrongEnvironment, "receiptType")),
+        StandalonePolicyCase(
+            testDescription: "another app's AppTransaction -> wrong_bundle_id",
+            payload: StandalonePolicyCase.appTransaction(bundleId: "com.example.other"),
+            expected: (.wrongBundleId, "bundleId")),
+        StandalonePolicyCase(
+            testDescription: "production: an AppTransaction of another appAppleId -> wrong_app_apple_id",
+            payload: StandalonePolicyCase.appTransaction(appAppleId: 999), expected: (.wrongAppAppleId, "appAppleId")),
+        StandalonePolicyCase(
+            testDescription: "production: an AppTransaction without appAppleId -> wrong_app_apple_id, as Apple's",
+            payload: StandalonePolicyCase.appTransaction(appAppleId: nil), expected: (.wrongAppAppleId, "appAppleId")),
+        StandalonePolicyCase(
+            testDescription: "sandbox policy: a Sandbox AppTransaction without appAppleId -> accept",
+            policy: NotificationPolicy.sandbox(bundleId: PolicySample.bundleId, appAppleId: PolicySample.appAppleId),
+            payload: StandalonePolicyCase.appTransaction(receiptType: .sandbox, appAppleId: nil), expected: nil),
+        StandalonePolicyCase(
+            testDescription: "sandbox policy with appAppleId: an AppTransaction naming another -> wrong_app_apple_id",
+            policy: NotificationPolicy.sandbox(bundleId: PolicySample.bundleId, appAppleId: PolicySample.appAppleId),
+            payload: StandalonePolicyCase.appTransaction(receiptType: .sandbox, appAppleId: 999),
+            expected: (.wrongAppAppleId, "appAppleId")),
+    ]
+
+    @Test(arguments: standalone)
+    func checksWhatTheAppSends(_ row: StandalonePolicyCase) {
+        let rejection: TransactionRejection? =
+            switch row.payload {
+            case .transaction(let transaction): row.policy.check(transaction)
+            case .appTransaction(let appTransaction): row.policy.check(appTransaction)
+            }
+        #expect(rejection?.code == row.expected?.code, "\(String(describing: rejection))")
+        #expect(rejection?.path == row.expected?.path)
+        #expect(rejection.map { $0.outcome == .refused && !$0.message.isEmpty } ?? true)
+    }
+}

@@ -206,3 +206,234 @@ struct TestSupportTests {
         #expect(try row.scenario.catalog() == DemoProduct.catalog)
     }
 }
+
+// MARK: - The app under test, not the demo app
+
+/// A service's own app and products, as a downstream test describes them.
+enum ServiceApp {
+    static let app = AppUnderTest(bundleId: "com.example.family", appAppleId: 1_234_567_890)
+    static let monthly = TestProduct.autoRenewable(
+        "com.example.family.monthly", group: "20000001", period: ISO8601Duration(months: 1), price: 5990,
+        entitlements: ["family"])
+    static let lifetime = TestProduct.nonConsumable("com.example.family.lifetime", entitlements: ["family"])
+    static let summerPass = TestProduct.nonRenewing(
+        "com.example.family.summer", duration: ISO8601Duration(months: 3), entitlements: ["summer"])
+    static let tokens = TestProduct.consumable("com.example.family.tokens")
+    static let catalog = TestProduct.catalog(
+        of: [monthly, lifetime, summerPass, tokens], bundleId: app.bundleId)
+    static let production = NotificationPolicy.production(bundleId: app.bundleId, appAppleId: 1_234_567_890)
+}
+
+extension TestSupportTests {
+    struct AppUnderTestCase: CustomTestStringConvertible, Sendable {
+        var testDescription: String
+        var notification: NotificationPayload
+        var policy: NotificationPolicy = ServiceApp.production
+        /// The rejection, or nil where the intake accepts it.
+        var rejection: NotificationRejection.Code?
+
+        static let all: [AppUnderTestCase] = {
+            let purchase = DemoApp.date("2026-03-02T10:15:00Z")
+            let family = FamilyBuilder(
+                product: ServiceApp.monthly, purchased: purchase, members: 2, app: ServiceApp.app
+            )
+            .memberLeaves(2, at: DemoApp.date("2026-03-12T18:45:00Z")).build()
+            let bought = TransactionBuilder.subscription(ServiceApp.monthly, purchased: purchase, app: ServiceApp.app)
+            let sandbox = AppUnderTest(bundleId: ServiceApp.app.bundleId, appAppleId: nil, environment: .sandbox)
+            return [
+                .init(
+                    testDescription: "the app's SUBSCRIBED passes its production policy",
+                    notification: NotificationBuilder.subscribed(bought, app: ServiceApp.app)),
+                .init(
+                    testDescription: "the app's lifetime ONE_TIME_CHARGE passes its production policy",
+                    notification: NotificationBuilder.oneTimeCharge(
+                        TransactionBuilder.oneTime(ServiceApp.lifetime, purchased: purchase, app: ServiceApp.app),
+                        app: ServiceApp.app)),
+                .init(
+                    testDescription: "a family member's SUBSCRIBED for the app passes its production policy",
+                    notification: family.member(1).notifications[0]),
+                .init(
+                    testDescription: "a family member's REVOKE for the app passes its production policy",
+                    notification: family.member(2).notifications[family.member(2).notifications.count - 1]),
+                .init(
+                    testDescription: "the same purchase built for the demo app -> wrong_bundle_id",
+                    notification: NotificationBuilder.subscribed(
+                        TransactionBuilder.subscription(ServiceApp.monthly, purchased: purchase)),
+                    rejection: .wrongBundleId),
+                .init(
+                    testDescription: "the app's sandbox purchase at its production URL -> wrong_environment",
+                    notification: NotificationBuilder.subscribed(
+                        TransactionBuilder.subscription(ServiceApp.monthly, purchased: purchase, app: sandbox),
+                        app: sandbox),
+                    rejection: .wrongEnvironment),
+                .init(
+                    testDescription: "the app's sandbox purchase passes the app's sandbox policy",
+                    notification: NotificationBuilder.subscribed(
+                        TransactionBuilder.subscription(ServiceApp.monthly, purchased: purchase, app: sandbox),
+                        app: sandbox),
+                    policy: .sandbox(bundleId: ServiceApp.app.bundleId)),
+            ]
+        }()
+    }
+
+    @Test(arguments: AppUnderTestCase.all)
+    func builtForTheAppUnderTest(_ row: AppUnderTestCase) async throws {
+        let intake = NotificationIntake(policy: row.policy, verifier: FakeJWSVerifier())
+        let body = try FakeJWSSigner().requestBody(for: row.notification)
+        do throws(NotificationRejection) {
+            let verified = try await intake.receive(requestBody: body)
+            #expect(row.rejection == nil)
+            #expect(verified.notification.data?.bundleId == ServiceApp.app.bundleId)
+        } catch {
+            #expect(error.code == row.rejection, "\(error)")
+        }
+    }
+
+    struct ProductCase: CustomTestStringConvertible, Sendable {
+        var testDescription: String
+        var transaction: TransactionPayload
+        var entitlement: String
+        var hasAccess: Bool
+
+        static let all: [ProductCase] = {
+            let purchase = DemoApp.date("2026-03-02T10:15:00Z")
+            let app = ServiceApp.app
+            return [
+                .init(
+                    testDescription: "the app's monthly subscription unlocks family",
+                    transaction: TransactionBuilder.subscription(ServiceApp.monthly, purchased: purchase, app: app),
+                    entitlement: "family", hasAccess: true),
+                .init(
+                    testDescription: "the app's non-consumable unlocks family",
+                    transaction: TransactionBuilder.oneTime(ServiceApp.lifetime, purchased: purchase, app: app),
+                    entitlement: "family", hasAccess: true),
+                .init(
+                    testDescription: "the app's non-renewing pass lasts the catalog's three months",
+                    transaction: TransactionBuilder.oneTime(ServiceApp.summerPass, purchased: purchase, app: app),
+                    entitlement: "summer", hasAccess: true),
+                .init(
+                    testDescription: "the app's consumable unlocks nothing",
+                    transaction: TransactionBuilder.oneTime(ServiceApp.tokens, purchased: purchase, app: app),
+                    entitlement: "family", hasAccess: false),
+            ]
+        }()
+    }
+
+    @Test(arguments: ProductCase.all)
+    func productsOfTheAppUnderTestGrant(_ row: ProductCase) {
+        let report = rebuildEntitlements(
+            history: History(transactions: [row.transaction]), asOf: Self.later, catalog: ServiceApp.catalog)
+        #expect(row.transaction.bundleId == ServiceApp.app.bundleId)
+        #expect(report.hasAccess(to: row.entitlement) == row.hasAccess)
+        #expect(report.diagnostics.isEmpty, "\(report.diagnostics)")
+    }
+
+    // MARK: - A renewal after a gap: billing recovery
+
+    struct RecoveryCase: CustomTestStringConvertible, Sendable {
+        var testDescription: String
+        var asOf: Date
+        var state: AccessState
+
+        static let first = TransactionBuilder.subscription(
+            ServiceApp.monthly, purchased: DemoApp.date("2026-01-05T09:00:00Z"), app: ServiceApp.app)
+        static let lapsed = first.expiresDate ?? DemoApp.date("2026-02-05T09:00:00Z")
+        static let recovery = DemoApp.date("2026-02-17T14:30:00Z")
+        static let recovered = TransactionBuilder.renewal(of: first, into: ServiceApp.monthly, startingAt: recovery)
+        static let history = History(notifications: [
+            NotificationBuilder.subscribed(first, app: ServiceApp.app),
+            NotificationBuilder.didFailToRenew(first, at: lapsed, app: ServiceApp.app),
+            NotificationBuilder.didRenew(recovered, billingRecovery: true, app: ServiceApp.app),
+        ])
+
+        static let all: [RecoveryCase] = [
+            .init(
+                testDescription: "before the renewal failed: active", asOf: DemoApp.date("2026-01-20T00:00:00Z"),
+                state: .active),
+            .init(
+                testDescription: "in the gap, billing retry: no access", asOf: DemoApp.date("2026-02-10T00:00:00Z"),
+                state: .billingRetry),
+            .init(
+                testDescription: "after DID_RENEW BILLING_RECOVERY: active from the recovery",
+                asOf: DemoApp.date("2026-02-20T00:00:00Z"), state: .active),
+            .init(
+                testDescription: "the recovered period runs a month from the recovery, not from the lapse",
+                asOf: DemoApp.date("2026-03-10T00:00:00Z"), state: .active),
+        ]
+    }
+
+    @Test(arguments: RecoveryCase.all)
+    func renewalAfterAGapRecoversBilling(_ row: RecoveryCase) {
+        let report = rebuildEntitlements(history: RecoveryCase.history, asOf: row.asOf, catalog: ServiceApp.catalog)
+        #expect(report.decision(for: ServiceApp.monthly.productId)?.state == row.state)
+    }
+
+    @Test
+    func renewalAfterAGapStartsAtTheRecovery() {
+        let renewal = RecoveryCase.recovered
+        #expect(renewal.purchaseDate == RecoveryCase.recovery)
+        #expect(renewal.expiresDate == ISO8601Duration(months: 1).added(to: RecoveryCase.recovery))
+        #expect(renewal.transactionReason == .renewal)
+        #expect(renewal.originalTransactionId == RecoveryCase.first.originalTransactionId)
+        #expect(renewal.transactionId != RecoveryCase.first.transactionId)
+        #expect(renewal.bundleId == ServiceApp.app.bundleId)
+    }
+
+    // MARK: - The fake verifier
+
+    struct VerifierCase: CustomTestStringConvertible, Sendable {
+        enum Expected: Equatable, Sendable {
+            case payload
+            case invalid
+            case unavailable
+        }
+
+        var testDescription: String
+        var verifier: FakeJWSVerifier
+        var signed: @Sendable () throws -> String
+        var expected: Expected
+
+        static let transaction = TransactionBuilder.subscription(
+            ServiceApp.monthly, purchased: DemoApp.date("2026-03-02T10:15:00Z"), app: ServiceApp.app)
+
+        static let all: [VerifierCase] = [
+            .init(
+                testDescription: "FakeJWSSigner's string -> its payload", verifier: FakeJWSVerifier(),
+                signed: { try FakeJWSSigner().sign(transaction) }, expected: .payload),
+            .init(
+                testDescription: "the same payload under another signature -> invalid", verifier: FakeJWSVerifier(),
+                signed: {
+                    let parts = try FakeJWSSigner().sign(transaction).split(separator: ".")
+                    return parts.dropLast().joined(separator: ".") + ".c2lnbmVkIGJ5IHNvbWVvbmUgZWxzZQ"
+                }, expected: .invalid),
+            .init(
+                testDescription: "FakeJWSSigner's signature with another key id -> invalid",
+                verifier: FakeJWSVerifier(),
+                signed: {
+                    let header = Data(#"{"alg":"ES256","kid":"apple","typ":"JWT"}"#.utf8)
+                    return [header, try transaction.jsonData(), FakeJWSSigner.signatureMarker]
+                        .map(Base64URL.encode).joined(separator: ".")
+                }, expected: .invalid),
+            .init(
+                testDescription: "not a JWS -> invalid", verifier: FakeJWSVerifier(), signed: { "not a jws" },
+                expected: .invalid),
+            .init(
+                testDescription: "told to fail retryably -> VerificationUnavailable, even for its own string",
+                verifier: .unavailable(), signed: { try FakeJWSSigner().sign(transaction) }, expected: .unavailable),
+        ]
+    }
+
+    @Test(arguments: VerifierCase.all)
+    func fakeVerifierAcceptsOnlyTheFakeSigner(_ row: VerifierCase) async throws {
+        let signed = try row.signed()
+        do {
+            let payload = try await row.verifier.verifyTransaction(signedTransaction: signed)
+            #expect(row.expected == .payload)
+            #expect(try TransactionPayload(jsonData: payload) == VerifierCase.transaction)
+        } catch is VerificationUnavailable {
+            #expect(row.expected == .unavailable)
+        } catch is FakeJWSVerifier.InvalidSignature {
+            #expect(row.expected == .invalid)
+        }
+    }
+}

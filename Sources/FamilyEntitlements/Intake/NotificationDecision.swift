@@ -9,6 +9,17 @@ public enum NotificationDecision: Hashable, Sendable {
     /// The notification must not change any entitlement.
     case reject(NotificationRejection)
 
+    /// Accepted, refused for good, or not decided (retry later); derived from the rejection's code.
+    public var outcome: IntakeOutcome {
+        switch self {
+        case .accept: .accepted
+        case .reject(let rejection): rejection.outcome
+        }
+    }
+
+    /// The HTTP status to answer Apple's notification POST with: 200, or 503 when the outcome is `retryLater`.
+    public var httpStatus: Int { outcome.httpStatus }
+
     /// The rejection, or nil for an accepted notification.
     public var rejection: NotificationRejection? {
         if case .reject(let rejection) = self { return rejection }

@@ -10,6 +10,11 @@
 /// `data.signedRenewalInfo` each on its own, decodes each verified payload, and only then applies the
 /// `NotificationPolicy`. Decoded contents found inside the notification itself (`data.transactionInfo`,
 /// `data.renewalInfo`) are discarded: only what a signature covers reaches the caller.
+///
+/// A refusal is a thrown `NotificationRejection` whose `outcome` says whether it is final (`refused`, answer 200) or
+/// decided nothing because the verifier could not complete (`retryLater`, answer 503 so that Apple sends it again):
+/// answer Apple with its `httpStatus`. `verify(signedTransaction:)` and `verify(signedAppTransaction:)` apply the same
+/// verifier and policy to what an app sends on a restore or a link.
 public struct NotificationIntake<Verifier: SignedDataVerifying>: Sendable {
     /// Which notifications are accepted.
     public var policy: NotificationPolicy
@@ -73,8 +78,12 @@ public struct NotificationIntake<Verifier: SignedDataVerifying>: Sendable {
         do {
             return try await verify(signed)
         } catch {
-            throw NotificationRejection(
-                code: .signatureInvalid, path: path, message: "the verifier refused the signed string: \(error)")
+            switch VerificationFailure(error) {
+            case .unavailable(let message):
+                throw NotificationRejection(code: .verificationUnavailable, path: path, message: message)
+            case .notImplemented(let message), .invalid(let message):
+                throw NotificationRejection(code: .signatureInvalid, path: path, message: message)
+            }
         }
     }
 

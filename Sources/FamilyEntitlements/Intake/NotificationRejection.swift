@@ -2,7 +2,8 @@
 ///
 /// `path` names the field at fault in the decoded notification, such as `data.environment` or
 /// `data.signedTransactionInfo.bundleId`; it is `signedPayload` when the notification's own signature or JSON is at
-/// fault. A rejected notification grants and removes nothing; answer Apple as your service chooses and log `description`.
+/// fault. A rejected notification grants and removes nothing. Answer Apple with `httpStatus` and log `description`:
+/// a refusal is final (200), but `verification_unavailable` decided nothing (503, so that Apple sends it again).
 public struct NotificationRejection: Error, Hashable, Sendable, CustomStringConvertible {
     /// The reason for a rejection; an open set, so later versions may add codes.
     public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
@@ -28,6 +29,10 @@ public struct NotificationRejection: Error, Hashable, Sendable, CustomStringConv
         public static let missingAppIdentity = Code(rawValue: "missing_app_identity")
         /// The verifier refused a signed string: the notification or one of its nested strings.
         public static let signatureInvalid = Code(rawValue: "signature_invalid")
+        /// The verifier could not complete, as when its online revocation check is unreachable: retry later.
+        ///
+        /// The only code whose outcome is `IntakeOutcome.retryLater`; the verifier threw `VerificationUnavailable`.
+        public static let verificationUnavailable = Code(rawValue: "verification_unavailable")
         /// A verified payload is not a document of the expected kind.
         public static let undecodable = Code(rawValue: "undecodable")
     }
@@ -44,6 +49,14 @@ public struct NotificationRejection: Error, Hashable, Sendable, CustomStringConv
         self.path = path
         self.message = message
     }
+
+    /// Whether the refusal is final or decided nothing; derived from `code`.
+    public var outcome: IntakeOutcome {
+        code == .verificationUnavailable ? .retryLater : .refused
+    }
+
+    /// The HTTP status to answer Apple's notification POST with: 503 for `verification_unavailable`, else 200.
+    public var httpStatus: Int { outcome.httpStatus }
 
     public var description: String {
         path.isEmpty ? "\(code): \(message)" : "\(code) at \(path): \(message)"

@@ -4,21 +4,21 @@ import Foundation
 /// Who may use what in a downstream app: each account's App Store history, recomputed on every notification.
 ///
 /// A family member's notifications carry no `appAccountToken`, so the ledger links accounts by the member's own
-/// `originalTransactionId`, as Apple advises. Notification bodies are verified by the `verify` function the ledger is
-/// given: in production a verifier of Apple's signatures, in tests a decoder that checks none.
-public struct AccessLedger: Sendable {
-    /// Reads the notification out of the body Apple posts, after checking its signatures.
-    public typealias Verifier = @Sendable (Data) throws -> NotificationPayload
-
+/// `originalTransactionId`, as Apple advises. Notification bodies go through a `NotificationIntake`: in production
+/// with Apple's verifier, in tests with `FakeJWSVerifier`. Each notification is taken once, by `notificationUUID`,
+/// however often Apple sends it; one the verifier could not check is answered 503 and not taken, so Apple sends it again.
+public struct AccessLedger<Verifier: SignedDataVerifying>: Sendable {
     /// An account's history, by account.
     public private(set) var histories: [String: History] = [:]
+    /// The `notificationUUID`s taken so far.
+    public private(set) var taken: Set<String> = []
     private var accounts: [String: String] = [:]
-    private let verify: Verifier
+    private let intake: NotificationIntake<Verifier>
     private let catalog: ProductCatalog
 
-    public init(catalog: ProductCatalog, verify: @escaping Verifier) {
+    public init(catalog: ProductCatalog, intake: NotificationIntake<Verifier>) {
         self.catalog = catalog
-        self.verify = verify
+        self.intake = intake
     }
 
     /// Links a subscription or purchase chain to an account, when the app first sees it.
@@ -26,15 +26,22 @@ public struct AccessLedger: Sendable {
         accounts[originalTransactionId] = account
     }
 
-    /// Records a notification body; returns the account it concerns, or nil when no account is linked to it.
+    /// Receives a body Apple posts and returns the HTTP status to answer: 200, or 503 to have Apple send it again.
     @discardableResult
-    public mutating func receive(body: Data) throws -> String? {
-        let notification = try verify(body)
-        guard let original = notification.data?.transactionInfo?.originalTransactionId,
-            let account = accounts[original]
-        else { return nil }
-        histories[account, default: History()].notifications.append(notification)
-        return account
+    public mutating func receive(body: Data) async -> Int {
+        let verified: VerifiedNotification
+        do throws(NotificationRejection) {
+            verified = try await intake.receive(requestBody: body)
+        } catch {
+            return error.httpStatus
+        }
+        let notification = verified.notification
+        guard let uuid = notification.notificationUUID, !taken.contains(uuid) else { return 200 }
+        taken.insert(uuid)
+        if let original = notification.data?.transactionInfo?.originalTransactionId, let account = accounts[original] {
+            histories[account, default: History()].notifications.append(notification)
+        }
+        return 200
     }
 
     /// Whether an account may use an entitlement at an instant, recomputed from its whole history as Apple asks.
