@@ -36,7 +36,7 @@ extension Rebuilder {
             json: { Self.json(of: store[$0]) }, name: { "transaction \($0)" })
         for (transactionId, rejectedDate) in admitted.rejected {
             guard let kept = newest[transactionId],
-                rejectedDate >= (admitted.transactions[kept].signedDate ?? .distantPast)
+                distrusts(kept: admitted.transactions[kept].signedDate, leftOut: rejectedDate)
             else { continue }
             newest[transactionId] = nil
             hasUntrustedTransactions = true
@@ -68,7 +68,7 @@ extension Rebuilder {
             sameFacts: { snapshots[$0].unsigned == snapshots[$1].unsigned }, json: { Self.json(of: snapshots[$0]) },
             name: { "renewal info of original transaction \($0)" })
         for (originalId, rejectedDate) in admitted.rejectedRenewalInfos {
-            guard let kept = newest[originalId], rejectedDate >= (snapshots[kept].signedDate ?? .distantPast)
+            guard let kept = newest[originalId], distrusts(kept: snapshots[kept].signedDate, leftOut: rejectedDate)
             else { continue }
             newest[originalId] = nil
             report(
@@ -77,6 +77,14 @@ extension Rebuilder {
                     + "ones are not trusted, so the chain grants only what its transactions grant on their own")
         }
         return newest.mapValues { snapshots[$0] }
+    }
+
+    /// Whether a snapshot left out, the newest of them signed at `leftOut`, makes the one kept untrusted: unless the
+    /// kept one was signed by the instant and after every one left out, the left-out one might have spoken for the
+    /// instant (or, signed later, taken access away), so the kept one cannot be trusted to grant.
+    private func distrusts(kept: Date?, leftOut: Date) -> Bool {
+        let kept = kept ?? .distantPast
+        return kept > instant || leftOut >= kept
     }
 
     private static func json(of payload: some Encodable) -> Data {

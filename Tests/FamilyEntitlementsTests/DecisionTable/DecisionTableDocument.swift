@@ -15,8 +15,9 @@ enum DecisionTableDocument {
             equal signedDates the snapshot that grants less wins (revoked, then the earlier revocation, upgraded, \
             the earlier expiry) and the conflict is reported. Renewal infos follow the same rules (no billing \
             retry grants less than billing retry, which grants less than a grace period, by its end). A snapshot \
-            left out (another environment, none, missing or impossible values) that is as new as the one kept \
-            makes the older ones untrusted: the transaction grants nothing, the chain keeps no grace period. A \
+            left out (another environment, none, missing or impossible values) makes the one kept untrusted unless \
+            the kept one was signed by the instant and after it: the transaction grants nothing, the chain keeps \
+            no grace period. A \
             transaction purchased after the instant of evaluation does not count yet.
             """
         ),

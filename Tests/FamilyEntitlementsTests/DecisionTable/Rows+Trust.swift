@@ -87,6 +87,17 @@ extension DecisionRow {
                 ],
                 diagnostics: [.signedAfterInstant]),
             DecisionRow(
+                rule: 1, name: "a snapshot left out, signed by the instant, makes one signed later untrusted",
+                source: "decision table: the snapshot left out may be the one that speaks for the instant",
+                history: History(transactions: [
+                    Given.oneTime("4301", Given.lifetime, type: .nonConsumable, on: 0, signed: 5) {
+                        $0.revocationDate = Given.day(5)
+                        $0.environment = nil
+                    },
+                    Given.oneTime("4301", Given.lifetime, type: .nonConsumable, on: 0, signed: 100),
+                ]), asOf: 10, products: [],
+                customer: .equals(.inactive), diagnostics: [.missingEnvironment, .untrustedSnapshot]),
+            DecisionRow(
                 rule: 1, name: "a later snapshot revoking after the instant changes nothing at it",
                 source: "decision table: a revocation counts from its revocationDate",
                 history: History(transactions: [
