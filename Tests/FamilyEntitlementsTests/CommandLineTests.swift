@@ -7,6 +7,8 @@ struct EntitlementsTool {
         var status: Int32
         var standardOutput: String
         var standardError: String
+        /// False where a signal ended the process (a trap is SIGILL); `status` is then the signal's number.
+        var exitedNormally = true
     }
 
     static var executable: URL? {
@@ -38,7 +40,17 @@ struct EntitlementsTool {
         process.waitUntilExit()
         return Result(
             status: process.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
-            standardError: String(decoding: errorData, as: UTF8.self))
+            standardError: String(decoding: errorData, as: UTF8.self),
+            exitedNormally: process.terminationReason == .exit)
+    }
+
+    /// A file in a new temporary folder holding `data`, for options that take a path.
+    static func temporaryFile(_ data: Data, named name: String = "input.json") throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitlements-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let url = folder.appendingPathComponent(name)
+        try data.write(to: url)
+        return url
     }
 }
 
@@ -134,6 +146,42 @@ struct CommandLineTests {
         let result = try EntitlementsTool.run(row.arguments, input: row.input.map { Data($0.utf8) })
         #expect(result.status == row.status)
         #expect(result.standardError.contains(row.standardError), "stderr: \(result.standardError)")
+    }
+
+    /// One way the tool reads an input: from standard input, or from a file named on the command line.
+    struct InputCommand: CustomTestStringConvertible, Sendable {
+        var name: String
+        /// The arguments, given the path of a file holding the input.
+        var arguments: @Sendable (String) -> [String]
+        var readsStandardInput = false
+        var testDescription: String { name }
+
+        static let all: [InputCommand] = [
+            InputCommand(name: "decode -", arguments: { _ in ["decode", "-"] }, readsStandardInput: true),
+            InputCommand(name: "decode FILE", arguments: { ["decode", $0] }),
+            InputCommand(name: "rebuild -", arguments: { _ in ["rebuild", "-"] }, readsStandardInput: true),
+            InputCommand(name: "rebuild FILE --format json", arguments: { ["rebuild", $0, "--format", "json"] }),
+            InputCommand(name: "explain FILE", arguments: { ["explain", $0] }),
+            InputCommand(name: "rebuild --catalog FILE", arguments: { ["rebuild", "--catalog", $0] }),
+        ]
+    }
+
+    @Test(
+        "511 to 515 nested arrays and objects, open and closed: exit 0 or 1, never a trap",
+        arguments: InputCommand.all)
+    func nestedInputs(_ command: InputCommand) throws {
+        for input in NestedInput.all {
+            let file = try EntitlementsTool.temporaryFile(input.bytes)
+            defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+            let result = try EntitlementsTool.run(
+                command.arguments(file.path), input: command.readsStandardInput ? input.bytes : nil)
+            #expect(result.exitedNormally, "\(input): killed by signal \(result.status)")
+            #expect(result.status == 0 || result.status == 1, "\(input): exit \(result.status)")
+            if input.mustFail {
+                #expect(result.status == 1, "\(input): exit \(result.status)")
+                #expect(result.standardError.contains("malformed_json"), "\(input): \(result.standardError)")
+            }
+        }
     }
 
     @Test("explain prints the evidence of each product")

@@ -196,7 +196,8 @@ struct FastDecoderDifferentialTests {
     enum Expectation: Sendable, Equatable {
         case bothAccept
         case bothReject
-        /// Only `JSONDecoder` accepts it; the input breaks the RFC 8259 rule named.
+        /// Only `JSONDecoder` on its own accepts it; the input breaks the RFC 8259 rule named, so the strict check
+        /// that the reference path runs before `JSONDecoder` refuses it, as the fast path does.
         case onlyReferenceAccepts(String)
     }
 
@@ -512,8 +513,24 @@ struct FastDecoderDifferentialTests {
         case .bothReject:
             #expect(!comparison.referenceAccepts && !comparison.fastAccepts)
         case .onlyReferenceAccepts:
-            #expect(comparison.referenceAccepts && !comparison.fastAccepts)
+            #expect(Self.jsonDecoderAloneAccepts(input, as: row.kind), "JSONDecoder on its own tolerates it")
+            #expect(!comparison.referenceAccepts && !comparison.fastAccepts)
             #expect(!RFC8259.isJSONText(row.bytes))
+        }
+    }
+
+    /// Whether Foundation's `JSONDecoder`, without the strict check before it, decodes the input as the kind; only
+    /// for the table's fixed inputs, none of which nests deep enough to trap it (see `PayloadJSON`).
+    static func jsonDecoderAloneAccepts(_ data: Data, as kind: String) -> Bool {
+        let decoder = JSONDecoder()
+        switch kind {
+        case "transaction": return (try? decoder.decode(TransactionPayload.self, from: data)) != nil
+        case "renewal info": return (try? decoder.decode(RenewalInfoPayload.self, from: data)) != nil
+        case "notification": return (try? decoder.decode(NotificationPayload.self, from: data)) != nil
+        case "transaction history": return (try? decoder.decode(TransactionHistoryResponse.self, from: data)) != nil
+        case "subscription statuses":
+            return (try? decoder.decode(SubscriptionStatusesResponse.self, from: data)) != nil
+        default: return false
         }
     }
 
