@@ -52,9 +52,7 @@ public enum AppStoreDocument: Hashable, Sendable {
         if let kind {
             resolved = kind
         } else {
-            var keys = FastJSON.withContiguousBytes(of: json) { FastJSON.topLevelNames(in: $0) }
-            if keys == nil { keys = try PayloadJSON.decode(TopLevelKeys.self, from: json).keys }
-            resolved = try Self.recognise(keys ?? [])
+            resolved = try Self.recognise(try Self.topLevelKeys(of: json))
         }
         switch resolved {
         case .transaction: self = .transaction(try TransactionPayload(jsonData: json))
@@ -66,6 +64,12 @@ public enum AppStoreDocument: Hashable, Sendable {
         case .notificationRequestBody:
             self = .notificationRequestBody(try NotificationRequestBody(jsonData: json))
         }
+    }
+
+    /// The member names of a top-level JSON object; an error naming what is wrong where the bytes are not one.
+    static func topLevelKeys(of json: Data) throws(PayloadDecodingError) -> Set<String> {
+        if let names = FastJSON.withContiguousBytes(of: json, FastJSON.topLevelNames(in:)) { return names }
+        return try PayloadJSON.decode(TopLevelKeys.self, from: json).keys
     }
 
     /// The text of a compact JWS when the bytes are one (bare, or as a JSON string), else nil.

@@ -19,16 +19,18 @@ extension History {
     /// optional; a notification's `data.transactionInfo`/`data.renewalInfo` may hold decoded objects in place of the
     /// signed strings), a bare JSON array of decoded transactions, one decoded transaction, renewal info or
     /// notification, or an App Store Server API body (Get Transaction History, Get All Subscription Statuses, a
-    /// notification body with `signedPayload`). Errors name the JSON path, such as `transactions[3].price`.
-    /// For inspection, tools and tests: a service must verify every signed string before trusting it.
+    /// notification body with `signedPayload`). Every form is read as strictly as a payload: RFC 8259 JSON in UTF-8
+    /// (no trailing commas, no UTF-16), with errors naming the JSON path, such as `transactions[3].price`, or the byte
+    /// offset of malformed JSON. For inspection, tools and tests: a service must verify every signed string before
+    /// trusting it.
     public static func decodeUnverified(_ data: some DataProtocol) throws(PayloadDecodingError) -> UnverifiedDecoding {
         let bytes = Data(data)
-        if bytes.first(where: { !Self.isJSONWhitespace($0) }) == UInt8(ascii: "[") {
-            let transactions = try PayloadJSON.decode([TransactionPayload].self, from: bytes)
+        if Self.firstSignificantByte(of: bytes) == UInt8(ascii: "[") {
+            let transactions = try History.transactions(jsonArray: bytes)
             return UnverifiedDecoding(history: History(transactions: transactions), unverifiedJWSCount: 0)
         }
         if AppStoreDocument.compactJWS(in: bytes) == nil {
-            let keys = try PayloadJSON.decode(TopLevelKeys.self, from: bytes).keys
+            let keys = try AppStoreDocument.topLevelKeys(of: bytes)
             if !keys.isDisjoint(with: ["transactions", "renewalInfos", "notifications"]) {
                 return try decodeHistoryObject(bytes)
             }
@@ -66,7 +68,7 @@ extension History {
     }
 
     private static func decodeHistoryObject(_ bytes: Data) throws(PayloadDecodingError) -> UnverifiedDecoding {
-        var history = try PayloadJSON.decode(History.self, from: bytes)
+        var history = try History(jsonData: bytes)
         var count = 0
         for index in history.notifications.indices {
             count += history.notifications[index].nestedSignedCount
@@ -79,8 +81,10 @@ extension History {
         return UnverifiedDecoding(history: history, unverifiedJWSCount: count)
     }
 
-    private static func isJSONWhitespace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    /// The first byte after a byte order mark and JSON white space, if any.
+    private static func firstSignificantByte(of bytes: Data) -> UInt8? {
+        let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
+        return text.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
     }
 }
 
