@@ -14,6 +14,9 @@ enum DecodeCommand {
         if output.containsUnverifiedSignatures || isCompactJWS {
             Output.error("entitlements: note: JWS signatures were NOT verified; contents are shown as sent")
         }
+        for warning in output.warnings {
+            Output.error("entitlements: warning: \(warning)")
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         Output.print(String(decoding: try encoder.encode(output), as: UTF8.self))
@@ -29,6 +32,8 @@ struct DecodedOutput: Encodable {
     var notification: NotificationPayload?
     var signaturesVerified = false
     var containsUnverifiedSignatures: Bool
+    /// What decoding set aside (printed on standard error, not in the JSON).
+    var warnings: [PayloadDecodingWarning] = []
 
     init(_ document: AppStoreDocument) throws(PayloadDecodingError) {
         self.kind = document.kind.rawValue
@@ -36,6 +41,7 @@ struct DecodedOutput: Encodable {
         containsUnverifiedSignatures = true
         switch document {
         case .notification(let value):
+            warnings = value.unsignedContentsBesideSignedStrings
             self.document = .notification(try value.decodingNestedPayloadsUnverified())
         case .transactionHistory(let value):
             transactions = try value.decodeTransactionsUnverified()
@@ -45,6 +51,10 @@ struct DecodedOutput: Encodable {
             renewalInfos = decoded.renewalInfos
         case .notificationRequestBody(let value):
             notification = try value.decodeNotificationUnverified()
+            if let signedPayload = value.signedPayload {
+                let received = try decodeUnverifiedJWS(signedPayload, as: NotificationPayload.self, at: "signedPayload")
+                warnings = received.unsignedContentsBesideSignedStrings.map { $0.nested(under: "signedPayload") }
+            }
         case .transaction, .renewalInfo, .appTransaction:
             containsUnverifiedSignatures = false
         }

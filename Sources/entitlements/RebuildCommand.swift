@@ -60,6 +60,9 @@ enum RebuildCommand {
                     "entitlements: note: \(decoded.unverifiedJWSCount) JWS signature(s) were NOT verified; the "
                         + "decision is only as good as the input")
             }
+            for warning in decoded.warnings {
+                Output.error("entitlements: warning: \(warning)")
+            }
             history = decoded.history
         } else {
             let scenario = Scenario.purchaserRefundedMember

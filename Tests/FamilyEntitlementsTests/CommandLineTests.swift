@@ -1,3 +1,4 @@
+import FamilyEntitlementsTestSupport
 import Foundation
 import Testing
 
@@ -182,6 +183,27 @@ struct CommandLineTests {
                 #expect(result.standardError.contains("malformed_json"), "\(input): \(result.standardError)")
             }
         }
+    }
+
+    @Test("unsigned contents beside a signed string: rebuild and decode ignore them and warn on stderr")
+    func unsignedContentsAreReported() throws {
+        let body = try #require(UnsignedContentsCase.all.first { $0.form == .requestBody }).document()
+        let rebuild = try EntitlementsTool.run(
+            ["rebuild", "-", "--as-of", "1770681600000", "--format", "json"], input: body)
+        #expect(rebuild.status == 0)
+        #expect(
+            rebuild.standardError.contains("warning: unsigned_contents_ignored at signedPayload.data.transactionInfo"),
+            "\(rebuild.standardError)")
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(rebuild.standardOutput.utf8)) as? [String: Any])
+        let products = try #require(object["products"] as? [[String: Any]])
+        #expect(products.map { $0["productId"] as? String } == [DemoProduct.premiumMonthly.productId])
+        #expect(products.allSatisfy { $0["hasAccess"] as? Bool == false })
+        let decode = try EntitlementsTool.run(["decode", "-"], input: body)
+        #expect(decode.status == 0)
+        #expect(decode.standardError.contains("unsigned_contents_ignored at signedPayload.data.transactionInfo"))
+        #expect(decode.standardOutput.contains(DemoProduct.premiumMonthly.productId))
+        #expect(!decode.standardOutput.contains(UnsignedSample.lifetimeProduct.productId))
     }
 
     @Test("explain prints the evidence of each product")
