@@ -33,7 +33,7 @@ extension History {
             let transactions = try History.transactions(jsonArray: bytes)
             return UnverifiedDecoding(history: History(transactions: transactions), unverifiedJWSCount: 0)
         }
-        if AppStoreDocument.compactJWS(in: bytes) == nil {
+        if !AppStoreDocument.isCompactJWS(bytes) {
             let keys = try AppStoreDocument.topLevelKeys(of: bytes)
             if !keys.isDisjoint(with: ["transactions", "renewalInfos", "notifications"]) {
                 return try decodeHistoryObject(bytes)
@@ -70,7 +70,7 @@ extension History {
                 code: .unrecognisedDocument, path: "",
                 message: "an AppTransaction describes the app's own purchase, not in-app purchases; it is no history")
         }
-        if AppStoreDocument.compactJWS(in: bytes) != nil { count += 1 }
+        if AppStoreDocument.isCompactJWS(bytes) { count += 1 }
         return UnverifiedDecoding(history: history, unverifiedJWSCount: count, warnings: warnings)
     }
 
