@@ -4,10 +4,22 @@ import Foundation
 /// `entitlements decode FILE|-`: prints the normalised values of one App Store document as JSON.
 enum DecodeCommand {
     static func run(_ arguments: [String]) throws {
-        guard arguments.count == 1, let path = arguments.first else {
-            throw UsageError("decode takes exactly one FILE, or - for standard input")
+        var path: String?
+        var limit = Input.defaultLimit
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            if argument == "--max-input-bytes" {
+                guard let value = remaining.popFirst() else { throw UsageError("--max-input-bytes needs a value") }
+                limit = try Input.parseLimit(value)
+            } else {
+                guard path == nil, argument == "-" || !argument.hasPrefix("-") else {
+                    throw UsageError("decode takes exactly one FILE, or - for standard input")
+                }
+                path = argument
+            }
         }
-        let data = try Output.read(path)
+        guard let path else { throw UsageError("decode takes exactly one FILE, or - for standard input") }
+        let data = try Input.read(path, limit: limit)
         let document = try AppStoreDocument(data: data)
         let output = try DecodedOutput(document)
         let isCompactJWS = data.first(where: { !Character(UnicodeScalar($0)).isWhitespace }) != UInt8(ascii: "{")
@@ -19,7 +31,7 @@ enum DecodeCommand {
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        Output.print(String(decoding: try encoder.encode(output), as: UTF8.self))
+        try Output.print(TerminalText.escapedJSON(String(decoding: try encoder.encode(output), as: UTF8.self)))
     }
 }
 

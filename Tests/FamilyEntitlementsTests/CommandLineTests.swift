@@ -22,21 +22,35 @@ struct EntitlementsTool {
         return nil
     }
 
-    static func run(_ arguments: [String], input: Data? = nil) throws -> Result {
+    /// Runs the tool with `arguments`; standard output is captured unless `standardOutput` names where it goes.
+    static func run(_ arguments: [String], input: Data? = nil, standardOutput: FileHandle? = nil) throws -> Result {
         guard let executable else { throw CocoaError(.fileNoSuchFile) }
+        return try run(executable, arguments, input: input, standardOutput: standardOutput)
+    }
+
+    /// Runs `script` with `/bin/sh -c`, `$0` being the tool and `$1`... the arguments: for closed descriptors, FIFOs.
+    static func runShell(_ script: String, _ arguments: [String] = []) throws -> Result {
+        guard let executable else { throw CocoaError(.fileNoSuchFile) }
+        return try run(URL(fileURLWithPath: "/bin/sh"), ["-c", script, executable.path] + arguments)
+    }
+
+    private static func run(
+        _ executable: URL, _ arguments: [String], input: Data? = nil, standardOutput: FileHandle? = nil
+    ) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         let output = Pipe()
         let error = Pipe()
         let standardInput = Pipe()
-        process.standardOutput = output
+        process.standardOutput = standardOutput ?? output
         process.standardError = error
         process.standardInput = standardInput
         try process.run()
-        if let input { standardInput.fileHandleForWriting.write(input) }
+        if let input { try standardInput.fileHandleForWriting.write(contentsOf: input) }
         try standardInput.fileHandleForWriting.close()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        // A pipe the child was not given stays open for writing here: reading it would wait for ever.
+        let outputData = standardOutput == nil ? output.fileHandleForReading.readDataToEndOfFile() : Data()
         let errorData = error.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return Result(
