@@ -211,7 +211,7 @@ public enum Scenario: String, CaseIterable, Hashable, Sendable {
         let path = "\(folder)/expected.json"
         let data = try expectedData()
         do {
-            return try JSONDecoder().decode(EntitlementReport.self, from: data)
+            return try PayloadJSON.decode(EntitlementReport.self, from: data)
         } catch {
             throw FixtureError(path: path, message: "\(error)")
         }

@@ -1,13 +1,13 @@
 import FamilyEntitlements
 import Foundation
 
-/// The `entitlements` command: verbs, their usage, and the exit codes (0 success, 1 bad input, 2 usage error).
+/// The `entitlements` command: verbs, their usage, and the exit codes (0 success, 1 bad input or output, 2 usage).
 enum CommandLineTool {
     static let usage = """
         usage: entitlements rebuild [FILE|-] [--as-of MS_OR_ISO8601] [--environment ENV] [--catalog FILE]
-                                    [--format table|json]
+                                    [--format table|json] [--max-input-bytes N]
                entitlements explain [FILE|-] [same options]
-               entitlements decode FILE|-
+               entitlements decode FILE|- [--max-input-bytes N]
                entitlements help
 
           rebuild  Recompute the customer's entitlements from a history file at an instant (default: now; with no
@@ -21,11 +21,16 @@ enum CommandLineTool {
                    compact JWS), or an App Store Server API body (Get Transaction History, Get All Subscription
                    Statuses, a notification body with signedPayload), and print the normalised values as JSON.
                    Signatures are NOT verified.
+
+          FILE may be any path that reads as a stream (a FIFO, /dev/stdin, <(command)); - is standard input.
+          --max-input-bytes N  refuse a FILE, catalog or standard input of more than N bytes (default 67108864,
+                               64 MiB), rather than read without bound.
+        exit status: 0 success, 1 bad input or output that cannot be written, 2 usage error
         """
 
     static func run(_ arguments: [String]) -> Int32 {
         guard let verb = arguments.first else {
-            Output.error(usage)
+            Output.usage(usage)
             return 2
         }
         let rest = Array(arguments.dropFirst())
@@ -38,18 +43,22 @@ enum CommandLineTool {
             case "decode":
                 try DecodeCommand.run(rest)
             case "help", "--help", "-h":
-                Output.print(usage)
+                try Output.print(usage)
             default:
                 throw UsageError("unknown verb \"\(verb)\"")
             }
             return 0
         } catch let error as UsageError {
-            Output.error("entitlements: \(error.message)\n\n\(usage)")
+            Output.error("entitlements: \(error.message)")
+            Output.usage("\n\(usage)")
             return 2
         } catch let error as PayloadDecodingError {
             Output.error("entitlements: bad input: \(error)")
             return 1
         } catch let error as InputError {
+            Output.error("entitlements: \(error.message)")
+            return 1
+        } catch let error as OutputError {
             Output.error("entitlements: \(error.message)")
             return 1
         } catch {
@@ -67,26 +76,4 @@ struct UsageError: Error {
 struct InputError: Error {
     var message: String
     init(_ message: String) { self.message = message }
-}
-
-enum Output {
-    static func print(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
-    }
-
-    static func error(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
-    }
-
-    /// Reads a file, or standard input for `-`.
-    static func read(_ path: String) throws -> Data {
-        if path == "-" {
-            return FileHandle.standardInput.readDataToEndOfFile()
-        }
-        do {
-            return try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw InputError("cannot read \(path): \(error.localizedDescription)")
-        }
-    }
 }

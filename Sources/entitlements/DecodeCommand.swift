@@ -4,19 +4,34 @@ import Foundation
 /// `entitlements decode FILE|-`: prints the normalised values of one App Store document as JSON.
 enum DecodeCommand {
     static func run(_ arguments: [String]) throws {
-        guard arguments.count == 1, let path = arguments.first else {
-            throw UsageError("decode takes exactly one FILE, or - for standard input")
+        var path: String?
+        var limit = Input.defaultLimit
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            if argument == "--max-input-bytes" {
+                guard let value = remaining.popFirst() else { throw UsageError("--max-input-bytes needs a value") }
+                limit = try Input.parseLimit(value)
+            } else {
+                guard path == nil, argument == "-" || !argument.hasPrefix("-") else {
+                    throw UsageError("decode takes exactly one FILE, or - for standard input")
+                }
+                path = argument
+            }
         }
-        let data = try Output.read(path)
+        guard let path else { throw UsageError("decode takes exactly one FILE, or - for standard input") }
+        let data = try Input.read(path, limit: limit)
         let document = try AppStoreDocument(data: data)
         let output = try DecodedOutput(document)
         let isCompactJWS = data.first(where: { !Character(UnicodeScalar($0)).isWhitespace }) != UInt8(ascii: "{")
         if output.containsUnverifiedSignatures || isCompactJWS {
             Output.error("entitlements: note: JWS signatures were NOT verified; contents are shown as sent")
         }
+        for warning in output.warnings {
+            Output.error("entitlements: warning: \(warning)")
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        Output.print(String(decoding: try encoder.encode(output), as: UTF8.self))
+        try Output.print(TerminalText.escapedJSON(String(decoding: try encoder.encode(output), as: UTF8.self)))
     }
 }
 
@@ -29,6 +44,8 @@ struct DecodedOutput: Encodable {
     var notification: NotificationPayload?
     var signaturesVerified = false
     var containsUnverifiedSignatures: Bool
+    /// What decoding set aside (printed on standard error, not in the JSON).
+    var warnings: [PayloadDecodingWarning] = []
 
     init(_ document: AppStoreDocument) throws(PayloadDecodingError) {
         self.kind = document.kind.rawValue
@@ -36,6 +53,7 @@ struct DecodedOutput: Encodable {
         containsUnverifiedSignatures = true
         switch document {
         case .notification(let value):
+            warnings = value.unsignedContentsBesideSignedStrings
             self.document = .notification(try value.decodingNestedPayloadsUnverified())
         case .transactionHistory(let value):
             transactions = try value.decodeTransactionsUnverified()
@@ -45,6 +63,10 @@ struct DecodedOutput: Encodable {
             renewalInfos = decoded.renewalInfos
         case .notificationRequestBody(let value):
             notification = try value.decodeNotificationUnverified()
+            if let signedPayload = value.signedPayload {
+                let received = try decodeUnverifiedJWS(signedPayload, as: NotificationPayload.self, at: "signedPayload")
+                warnings = received.unsignedContentsBesideSignedStrings.map { $0.nested(under: "signedPayload") }
+            }
         case .transaction, .renewalInfo, .appTransaction:
             containsUnverifiedSignatures = false
         }

@@ -10,6 +10,7 @@ enum RebuildCommand {
         var environment = Environment.production
         var catalogPath: String?
         var format = "table"
+        var maxInputBytes = Input.defaultLimit
     }
 
     static func parse(_ arguments: [String]) throws -> Options {
@@ -32,6 +33,8 @@ enum RebuildCommand {
                 options.environment = environment
             case "--catalog":
                 options.catalogPath = try value(for: argument, from: &remaining)
+            case "--max-input-bytes":
+                options.maxInputBytes = try Input.parseLimit(try value(for: argument, from: &remaining))
             case "--format":
                 let value = try value(for: argument, from: &remaining)
                 guard value == "table" || value == "json" else {
@@ -54,11 +57,14 @@ enum RebuildCommand {
         var asOf = options.asOf
         var catalog: ProductCatalog?
         if let path = options.path {
-            let decoded = try History.decodeUnverified(try Output.read(path))
+            let decoded = try History.decodeUnverified(try Input.read(path, limit: options.maxInputBytes))
             if decoded.unverifiedJWSCount > 0 {
                 Output.error(
                     "entitlements: note: \(decoded.unverifiedJWSCount) JWS signature(s) were NOT verified; the "
                         + "decision is only as good as the input")
+            }
+            for warning in decoded.warnings {
+                Output.error("entitlements: warning: \(warning)")
             }
             history = decoded.history
         } else {
@@ -72,16 +78,16 @@ enum RebuildCommand {
                     + scenario.summary)
         }
         if let catalogPath = options.catalogPath {
-            catalog = try ProductCatalog(jsonData: try Output.read(catalogPath))
+            catalog = try ProductCatalog(jsonData: try Input.read(catalogPath, limit: options.maxInputBytes))
         }
         let report = rebuildEntitlements(
             history: history, asOf: asOf ?? Date(), environment: options.environment, catalog: catalog)
         if options.format == "json" {
-            Output.print(String(decoding: try report.contractJSON(), as: UTF8.self))
+            try Output.print(TerminalText.escapedJSON(String(decoding: try report.contractJSON(), as: UTF8.self)))
         } else if explain {
-            Output.print(ReportText.explanation(of: report))
+            try Output.print(ReportText.explanation(of: report))
         } else {
-            Output.print(ReportText.table(of: report))
+            try Output.print(ReportText.table(of: report))
         }
     }
 
@@ -100,14 +106,14 @@ enum RebuildCommand {
     }
 }
 
-/// The human-readable forms of a report.
+/// The human-readable forms of a report; every value taken from the report passes through `TerminalText.escaped`.
 enum ReportText {
     static func table(of report: EntitlementReport) -> String {
         var lines = [header(of: report), ""]
         let columns = ["PRODUCT", "STATE", "ACCESS", "OWNERSHIP", "EXPIRES", "WILL RENEW", "CAUSE", "PERIOD", "PRICE"]
         var rows = [columns]
         for product in report.products {
-            rows.append([
+            let cells: [String] = [
                 product.productId, product.state.rawValue, product.hasAccess ? "yes" : "no",
                 product.ownership?.rawValue ?? "-", product.expiresDate.map(text) ?? "-",
                 product.willRenew.map { $0 ? "yes" : "no" } ?? "-",
@@ -115,7 +121,8 @@ enum ReportText {
                 product.period.rawValue,
                 product.price.map { "\(((try? $0.formattedAmount()) ?? "\($0.milliunits)/1000")) \($0.currency)" }
                     ?? "-",
-            ])
+            ]
+            rows.append(cells.map(TerminalText.escaped))
         }
         let widths = columns.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
         for row in rows {
@@ -129,9 +136,14 @@ enum ReportText {
             "entitlements: "
                 + (report.entitlements.isEmpty
                     ? "none"
-                    : report.entitlements.keys.sorted().map { "\($0)=\(report.entitlements[$0] == true)" }
-                        .joined(separator: " ")))
-        lines.append(contentsOf: report.diagnostics.map { "\($0.severity.rawValue): \($0.code): \($0.message)" })
+                    : report.entitlements.keys.sorted().map {
+                        TerminalText.escaped($0) + "=\(report.entitlements[$0] == true)"
+                    }
+                    .joined(separator: " ")))
+        lines.append(
+            contentsOf: report.diagnostics.map {
+                TerminalText.escaped("\($0.severity.rawValue): \($0.code): \($0.message)")
+            })
         return lines.joined(separator: "\n")
     }
 
@@ -140,22 +152,27 @@ enum ReportText {
         for product in report.products {
             lines.append("")
             lines.append(
-                "\(product.productId): \(product.state.rawValue), access \(product.hasAccess ? "yes" : "no") "
-                    + "(transaction \(product.transactionId))")
-            lines.append(contentsOf: product.because.map { "  - \($0)" })
+                TerminalText.escaped(
+                    "\(product.productId): \(product.state.rawValue), access \(product.hasAccess ? "yes" : "no") "
+                        + "(transaction \(product.transactionId))"))
+            lines.append(contentsOf: product.because.map { "  - " + TerminalText.escaped($0) })
         }
         if !report.diagnostics.isEmpty {
             lines.append("")
             lines.append("diagnostics:")
-            lines.append(contentsOf: report.diagnostics.map { "  - \($0.severity.rawValue) \($0.code): \($0.message)" })
+            lines.append(
+                contentsOf: report.diagnostics.map {
+                    "  - " + TerminalText.escaped("\($0.severity.rawValue) \($0.code): \($0.message)")
+                })
         }
         return lines.joined(separator: "\n")
     }
 
     private static func header(of report: EntitlementReport) -> String {
-        "customer: \(report.customerStatus.rawValue)"
-            + (report.customerReason.map { " (\($0.rawValue))" } ?? "")
-            + "  as of \(text(report.asOf))  environment \(report.environment.rawValue)"
+        TerminalText.escaped(
+            "customer: \(report.customerStatus.rawValue)"
+                + (report.customerReason.map { " (\($0.rawValue))" } ?? "")
+                + "  as of \(text(report.asOf))  environment \(report.environment.rawValue)")
     }
 
     private static func text(_ date: Date) -> String {

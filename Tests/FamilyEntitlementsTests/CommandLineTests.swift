@@ -1,3 +1,4 @@
+import FamilyEntitlementsTestSupport
 import Foundation
 import Testing
 
@@ -7,6 +8,8 @@ struct EntitlementsTool {
         var status: Int32
         var standardOutput: String
         var standardError: String
+        /// False where a signal ended the process (a trap is SIGILL); `status` is then the signal's number.
+        var exitedNormally = true
     }
 
     static var executable: URL? {
@@ -19,26 +22,50 @@ struct EntitlementsTool {
         return nil
     }
 
-    static func run(_ arguments: [String], input: Data? = nil) throws -> Result {
+    /// Runs the tool with `arguments`; standard output is captured unless `standardOutput` names where it goes.
+    static func run(_ arguments: [String], input: Data? = nil, standardOutput: FileHandle? = nil) throws -> Result {
         guard let executable else { throw CocoaError(.fileNoSuchFile) }
+        return try run(executable, arguments, input: input, standardOutput: standardOutput)
+    }
+
+    /// Runs `script` with `/bin/sh -c`, `$0` being the tool and `$1`... the arguments: for closed descriptors, FIFOs.
+    static func runShell(_ script: String, _ arguments: [String] = []) throws -> Result {
+        guard let executable else { throw CocoaError(.fileNoSuchFile) }
+        return try run(URL(fileURLWithPath: "/bin/sh"), ["-c", script, executable.path] + arguments)
+    }
+
+    private static func run(
+        _ executable: URL, _ arguments: [String], input: Data? = nil, standardOutput: FileHandle? = nil
+    ) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         let output = Pipe()
         let error = Pipe()
         let standardInput = Pipe()
-        process.standardOutput = output
+        process.standardOutput = standardOutput ?? output
         process.standardError = error
         process.standardInput = standardInput
         try process.run()
-        if let input { standardInput.fileHandleForWriting.write(input) }
+        if let input { try standardInput.fileHandleForWriting.write(contentsOf: input) }
         try standardInput.fileHandleForWriting.close()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        // A pipe the child was not given stays open for writing here: reading it would wait for ever.
+        let outputData = standardOutput == nil ? output.fileHandleForReading.readDataToEndOfFile() : Data()
         let errorData = error.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return Result(
             status: process.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
-            standardError: String(decoding: errorData, as: UTF8.self))
+            standardError: String(decoding: errorData, as: UTF8.self),
+            exitedNormally: process.terminationReason == .exit)
+    }
+
+    /// A file in a new temporary folder holding `data`, for options that take a path.
+    static func temporaryFile(_ data: Data, named name: String = "input.json") throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("entitlements-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let url = folder.appendingPathComponent(name)
+        try data.write(to: url)
+        return url
     }
 }
 
@@ -134,6 +161,63 @@ struct CommandLineTests {
         let result = try EntitlementsTool.run(row.arguments, input: row.input.map { Data($0.utf8) })
         #expect(result.status == row.status)
         #expect(result.standardError.contains(row.standardError), "stderr: \(result.standardError)")
+    }
+
+    /// One way the tool reads an input: from standard input, or from a file named on the command line.
+    struct InputCommand: CustomTestStringConvertible, Sendable {
+        var name: String
+        /// The arguments, given the path of a file holding the input.
+        var arguments: @Sendable (String) -> [String]
+        var readsStandardInput = false
+        var testDescription: String { name }
+
+        static let all: [InputCommand] = [
+            InputCommand(name: "decode -", arguments: { _ in ["decode", "-"] }, readsStandardInput: true),
+            InputCommand(name: "decode FILE", arguments: { ["decode", $0] }),
+            InputCommand(name: "rebuild -", arguments: { _ in ["rebuild", "-"] }, readsStandardInput: true),
+            InputCommand(name: "rebuild FILE --format json", arguments: { ["rebuild", $0, "--format", "json"] }),
+            InputCommand(name: "explain FILE", arguments: { ["explain", $0] }),
+            InputCommand(name: "rebuild --catalog FILE", arguments: { ["rebuild", "--catalog", $0] }),
+        ]
+    }
+
+    @Test(
+        "511 to 515 nested arrays and objects, open and closed: exit 0 or 1, never a trap",
+        arguments: InputCommand.all)
+    func nestedInputs(_ command: InputCommand) throws {
+        for input in NestedInput.all {
+            let file = try EntitlementsTool.temporaryFile(input.bytes)
+            defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+            let result = try EntitlementsTool.run(
+                command.arguments(file.path), input: command.readsStandardInput ? input.bytes : nil)
+            #expect(result.exitedNormally, "\(input): killed by signal \(result.status)")
+            #expect(result.status == 0 || result.status == 1, "\(input): exit \(result.status)")
+            if input.mustFail {
+                #expect(result.status == 1, "\(input): exit \(result.status)")
+                #expect(result.standardError.contains("malformed_json"), "\(input): \(result.standardError)")
+            }
+        }
+    }
+
+    @Test("unsigned contents beside a signed string: rebuild and decode ignore them and warn on stderr")
+    func unsignedContentsAreReported() throws {
+        let body = try #require(UnsignedContentsCase.all.first { $0.form == .requestBody }).document()
+        let rebuild = try EntitlementsTool.run(
+            ["rebuild", "-", "--as-of", "1770681600000", "--format", "json"], input: body)
+        #expect(rebuild.status == 0)
+        #expect(
+            rebuild.standardError.contains("warning: unsigned_contents_ignored at signedPayload.data.transactionInfo"),
+            "\(rebuild.standardError)")
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(rebuild.standardOutput.utf8)) as? [String: Any])
+        let products = try #require(object["products"] as? [[String: Any]])
+        #expect(products.map { $0["productId"] as? String } == [DemoProduct.premiumMonthly.productId])
+        #expect(products.allSatisfy { $0["hasAccess"] as? Bool == false })
+        let decode = try EntitlementsTool.run(["decode", "-"], input: body)
+        #expect(decode.status == 0)
+        #expect(decode.standardError.contains("unsigned_contents_ignored at signedPayload.data.transactionInfo"))
+        #expect(decode.standardOutput.contains(DemoProduct.premiumMonthly.productId))
+        #expect(!decode.standardOutput.contains(UnsignedSample.lifetimeProduct.productId))
     }
 
     @Test("explain prints the evidence of each product")

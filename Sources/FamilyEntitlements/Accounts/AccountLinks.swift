@@ -65,8 +65,13 @@ public struct AccountLinks: Hashable, Sendable {
     }
 }
 
+/// Links read from and written to JSON: `AccountLinks(jsonData:)` checks the bytes with the library's strict reader
+/// before decoding them, and `jsonData()` writes them with sorted keys.
+extension AccountLinks: AppStorePayload {}
+
 extension AccountLinks: Codable {
-    /// Decodes the JSON object `{"originalTransactionId": "appAccountToken", ...}`.
+    /// Decodes the JSON object `{"originalTransactionId": "appAccountToken", ...}`; prefer `init(jsonData:)`, which
+    /// checks untrusted bytes before Foundation's parser sees them.
     public init(from decoder: any Decoder) throws {
         owners = try decoder.singleValueContainer().decode([String: AppAccountToken].self)
     }

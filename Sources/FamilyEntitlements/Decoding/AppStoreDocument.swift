@@ -39,8 +39,8 @@ public enum AppStoreDocument: Hashable, Sendable {
     /// Decodes decoded-payload JSON, an API body, or a compact JWS (unverified), recognising the kind by its keys.
     public init(data: some DataProtocol, as kind: Kind? = nil) throws(PayloadDecodingError) {
         let bytes = Data(data)
-        if let jws = Self.compactJWS(in: bytes) {
-            let payload = try UnverifiedJWS(compact: jws).payloadData
+        if Self.isCompactJWS(bytes) {
+            let payload = try UnverifiedJWS(compactUTF8: bytes).payloadData
             self = try Self(json: payload, as: kind)
         } else {
             self = try Self(json: bytes, as: kind)
@@ -52,9 +52,7 @@ public enum AppStoreDocument: Hashable, Sendable {
         if let kind {
             resolved = kind
         } else {
-            var keys = FastJSON.withContiguousBytes(of: json) { FastJSON.topLevelNames(in: $0) }
-            if keys == nil { keys = try PayloadJSON.decode(TopLevelKeys.self, from: json).keys }
-            resolved = try Self.recognise(keys ?? [])
+            resolved = try Self.recognise(try Self.topLevelKeys(of: json))
         }
         switch resolved {
         case .transaction: self = .transaction(try TransactionPayload(jsonData: json))
@@ -68,15 +66,25 @@ public enum AppStoreDocument: Hashable, Sendable {
         }
     }
 
-    /// The text of a compact JWS when the bytes are one (bare, or as a JSON string), else nil.
-    static func compactJWS(in data: Data) -> String? {
-        guard let text = String(data: data, encoding: .utf8) else { return nil }
-        var trimmed = Substring(text).trimmingWhitespace()
-        if trimmed.first == "{" || trimmed.first == "[" { return nil }
-        if trimmed.count >= 2, trimmed.first == "\"", trimmed.last == "\"" {
-            trimmed = trimmed.dropFirst().dropLast()
+    /// The member names of a top-level JSON object; an error naming what is wrong where the bytes are not one.
+    static func topLevelKeys(of json: Data) throws(PayloadDecodingError) -> Set<String> {
+        if let names = FastJSON.withContiguousBytes(of: json, FastJSON.topLevelNames(in:)) { return names }
+        return try PayloadJSON.decode(TopLevelKeys.self, from: json).keys
+    }
+
+    /// Whether the bytes are meant as a compact JWS (bare, or as a JSON string) rather than a JSON object or array:
+    /// after a byte order mark and white space, they open no object or array, and they hold a dot.
+    ///
+    /// Read as bytes, never as characters, so that 100 MB beyond ASCII cost one pass; `UnverifiedJWS` then refuses
+    /// them at their first byte beyond ASCII.
+    static func isCompactJWS(_ data: Data) -> Bool {
+        FastJSON.withContiguousBytes(of: data) { bytes in
+            let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+            let text = UnsafeBufferPointer(rebasing: bytes[start...])
+            let (first, _) = UnverifiedJWS.trimmedRange(of: text)
+            guard first < text.count, text[first] != .openBrace, text[first] != .openBracket else { return false }
+            return text.contains(.dot)
         }
-        return trimmed.contains(".") ? String(trimmed) : nil
     }
 
     static func recognise(_ keys: Set<String>) throws(PayloadDecodingError) -> Kind {

@@ -13,17 +13,20 @@ public protocol AppStorePayload: Codable, Hashable, Sendable {
     /// 1 to 9999, numbers out of range and `appAccountToken` values that are not UUIDs are errors. The bytes must be
     /// RFC 8259 JSON in UTF-8; of duplicate member names the first wins. The library's own payload types decode in a
     /// single pass over the bytes (see `docs/performance.md`), with the same results as `JSONDecoder`; the default
-    /// implementation, for other conforming types, decodes with `JSONDecoder` and `init(from:)`.
+    /// implementation, for other conforming types, checks the bytes with the same strict reader (syntax, UTF-8 and
+    /// nesting depth) and only then decodes them with `JSONDecoder` and `init(from:)`.
     init(jsonData: some DataProtocol) throws(PayloadDecodingError)
 }
 
 extension AppStorePayload {
-    /// Decodes the value with `JSONDecoder` and `init(from:)`, naming the JSON path of anything wrong.
+    /// Decodes the value with `JSONDecoder` and `init(from:)` once the strict reader has accepted the bytes, naming
+    /// the JSON path of anything wrong; a type that conforms later inherits the check (see `PayloadJSON`).
     public init(jsonData: some DataProtocol) throws(PayloadDecodingError) {
         self = try Self(referenceJSONData: jsonData)
     }
 
-    /// Decodes the value with the reference path, Foundation's `JSONDecoder` and the `Codable` initialisers.
+    /// Decodes the value with the reference path: the strict check, then Foundation's `JSONDecoder` and the `Codable`
+    /// initialisers.
     package init(referenceJSONData: some DataProtocol) throws(PayloadDecodingError) {
         self = try PayloadJSON.decode(Self.self, from: Data(referenceJSONData))
     }
@@ -62,9 +65,19 @@ extension TransactionHistoryResponse: AppStorePayload {}
 extension SubscriptionStatusesResponse: AppStorePayload {}
 extension NotificationRequestBody: AppStorePayload {}
 
-/// The reference JSON path, Foundation's `JSONDecoder` and `JSONEncoder`.
+/// The reference JSON path, Foundation's `JSONDecoder` and `JSONEncoder`: the only place the library hands bytes to
+/// Foundation's JSON parser.
+///
+/// Foundation's parser is not given bytes the strict reader has not accepted. On Linux (swift-foundation with Swift
+/// 6.3.1) `JSONDecoder` traps, killing the process with SIGILL, on a document that ends inside its 513th nested array
+/// (513 bytes of `[` are enough), where 512 or 514 give an error; it also tolerates what RFC 8259 forbids (trailing
+/// commas, UTF-16 and UTF-32). `decode` therefore runs `FastJSON.firstSyntaxError` first, which checks the syntax, the
+/// UTF-8 and the nesting depth (512 at most) in one pass and names the byte offset of the first fault.
 package enum PayloadJSON {
     package static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(PayloadDecodingError) -> T {
+        if let error = FastJSON.withContiguousBytes(of: data, FastJSON.firstSyntaxError(in:)) {
+            throw error
+        }
         do {
             return try JSONDecoder().decode(type, from: data)
         } catch {

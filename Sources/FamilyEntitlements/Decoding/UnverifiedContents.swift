@@ -4,20 +4,53 @@
 /// `docs/integrating.md`.
 extension NotificationPayload {
     /// The notification with `data.transactionInfo` and `data.renewalInfo` decoded from their signed strings,
-    /// unverified; decoded contents already present are kept. Errors name `data.signedTransactionInfo` and so on.
+    /// unverified. Errors name `data.signedTransactionInfo` and so on.
+    ///
+    /// Where a signed string is present, the contents come from it alone: decoded contents written beside it, which
+    /// Apple never sends, are replaced (`unsignedContentsBesideSignedStrings` lists them, to be reported). Decoded
+    /// contents with no signed string beside them, as a history file stores a notification, are kept.
     public func decodingNestedPayloadsUnverified() throws(PayloadDecodingError) -> NotificationPayload {
         guard var data else { return self }
-        if data.transactionInfo == nil, let signed = data.signedTransactionInfo {
+        if let signed = data.signedTransactionInfo {
             data.transactionInfo = try decodeUnverifiedJWS(
                 signed, as: TransactionPayload.self, at: "data.signedTransactionInfo")
         }
-        if data.renewalInfo == nil, let signed = data.signedRenewalInfo {
+        if let signed = data.signedRenewalInfo {
             data.renewalInfo = try decodeUnverifiedJWS(
                 signed, as: RenewalInfoPayload.self, at: "data.signedRenewalInfo")
         }
         var copy = self
         copy.data = data
         return copy
+    }
+
+    /// The decoded contents this notification carries in `data` beside a signed string of the same kind, which
+    /// decoding ignores: one `unsigned_contents_ignored` warning at `data.transactionInfo` or `data.renewalInfo` each.
+    ///
+    /// Apple signs a notification's transaction and renewal information on their own and never sends them decoded;
+    /// contents written beside the signed strings are unsigned, whoever wrote them, and must not decide anything.
+    /// Read this on the notification as received: once `decodingNestedPayloadsUnverified()` has decoded the signed
+    /// strings, the decoded contents stand beside them by design.
+    public var unsignedContentsBesideSignedStrings: [PayloadDecodingWarning] {
+        guard let data else { return [] }
+        var warnings: [PayloadDecodingWarning] = []
+        if let transaction = data.transactionInfo, data.signedTransactionInfo != nil {
+            warnings.append(
+                PayloadDecodingWarning(
+                    code: .unsignedContentsIgnored, path: "data.transactionInfo",
+                    message: "decoded contents beside data.signedTransactionInfo are ignored; the transaction comes "
+                        + "from the signed string (the unsigned one names transaction "
+                        + "\(transaction.transactionId ?? "-") of \(transaction.productId ?? "-"))"))
+        }
+        if let renewalInfo = data.renewalInfo, data.signedRenewalInfo != nil {
+            warnings.append(
+                PayloadDecodingWarning(
+                    code: .unsignedContentsIgnored, path: "data.renewalInfo",
+                    message: "decoded contents beside data.signedRenewalInfo are ignored; the renewal information "
+                        + "comes from the signed string (the unsigned one names original transaction "
+                        + "\(renewalInfo.originalTransactionId ?? "-"))"))
+        }
+        return warnings
     }
 }
 

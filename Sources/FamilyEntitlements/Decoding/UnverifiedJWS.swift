@@ -18,8 +18,22 @@ public struct UnverifiedJWS: Hashable, Sendable {
     public var signature: Data
 
     /// Splits and decodes a compact JWS; surrounding white space and JSON string quotes are ignored.
+    ///
+    /// The text between them must be ASCII: it is refused at its first byte beyond ASCII (`invalid_base64`, naming
+    /// the byte offset), without reading further.
     public init(compact: String) throws(PayloadDecodingError) {
         let segments = try Self.segments(of: compact)
+        headerData = Data(segments.header)
+        payloadData = Data(segments.payload)
+        signature = Data(segments.signature)
+    }
+
+    /// Splits and decodes a compact JWS given as UTF-8 bytes, as `init(compact:)` does.
+    init(compactUTF8 data: some DataProtocol) throws(PayloadDecodingError) {
+        let result = FastJSON.withContiguousBytes(of: data) { bytes in
+            Result { () throws(PayloadDecodingError) in try Self.segments(ofUTF8: bytes, decodesAll: true) }
+        }
+        let segments = try result.get()
         headerData = Data(segments.header)
         payloadData = Data(segments.payload)
         signature = Data(segments.signature)
@@ -31,40 +45,43 @@ public struct UnverifiedJWS: Hashable, Sendable {
         of compact: String, decodesAll: Bool = true
     ) throws(PayloadDecodingError) -> (header: [UInt8], payload: [UInt8], signature: [UInt8]) {
         var compact = compact
-        let fast = compact.withUTF8 { bytes in
-            Result { () throws(PayloadDecodingError) in try asciiSegments(of: bytes, decodesAll: decodesAll) }
+        let result = compact.withUTF8 { bytes in
+            Result { () throws(PayloadDecodingError) in try segments(ofUTF8: bytes, decodesAll: decodesAll) }
         }
-        switch fast {
-        case .success(.some(let segments)): return segments
-        case .success(.none): return try textSegments(of: compact)
-        case .failure(let error): throw error
-        }
+        return try result.get()
     }
 
-    /// The segments of an all-ASCII compact JWS, read as bytes; nil for text beyond ASCII, which `textSegments`
-    /// reads character by character.
-    private static func asciiSegments(
-        of bytes: UnsafeBufferPointer<UInt8>, decodesAll: Bool
-    ) throws(PayloadDecodingError) -> (header: [UInt8], payload: [UInt8], signature: [UInt8])? {
-        guard let (dots, dotCount) = asciiDots(in: bytes) else { return nil }
-        var start = 0
-        var end = bytes.count
-        func isWhitespace(_ byte: UInt8) -> Bool { byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) }
-        while start < end, isWhitespace(bytes[start]) { start += 1 }
-        while end > start, isWhitespace(bytes[end - 1]) { end -= 1 }
+    /// The segments of a compact JWS, read as UTF-8 bytes.
+    ///
+    /// White space around the text (ASCII, and Unicode's White_Space such as a no-break space) and one pair of quotes
+    /// are ignored; the rest is read byte by byte and refused at the first byte beyond ASCII, which neither base64url
+    /// nor a dot can be.
+    private static func segments(
+        ofUTF8 bytes: UnsafeBufferPointer<UInt8>, decodesAll: Bool
+    ) throws(PayloadDecodingError) -> (header: [UInt8], payload: [UInt8], signature: [UInt8]) {
+        var (start, end) = trimmedRange(of: bytes)
         if end - start >= 2, bytes[start] == UInt8(ascii: "\""), bytes[end - 1] == UInt8(ascii: "\"") {
             start += 1
             end -= 1
+        }
+        let text = UnsafeBufferPointer(rebasing: bytes[start..<end])
+        let (dots, dotCount, beyondASCII) = asciiDots(in: text)
+        if let beyondASCII {
+            let offset = start + beyondASCII
+            throw PayloadDecodingError(
+                code: .invalidBase64, path: "",
+                message: "a compact JWS is base64url and dots, all ASCII; found the byte 0x"
+                    + String(bytes[offset], radix: 16, uppercase: true) + " at byte offset \(offset)")
         }
         guard dotCount == 2 else {
             throw PayloadDecodingError(
                 code: .malformedJWS, path: "",
                 message: "a compact JWS has 3 dot-separated segments; this has \(dotCount + 1)")
         }
-        let ranges = [start..<dots[0], (dots[0] + 1)..<dots[1], (dots[1] + 1)..<end]
+        let ranges = [0..<dots[0], (dots[0] + 1)..<dots[1], (dots[1] + 1)..<text.count]
         var decoded: [[UInt8]] = []
         for (index, range) in ranges.enumerated() {
-            let segment = UnsafeBufferPointer(rebasing: bytes[range])
+            let segment = UnsafeBufferPointer(rebasing: text[range])
             if decodesAll || index == 1 {
                 guard let value = Base64URL.decodedBytes(segment) else { throw invalidBase64(index) }
                 decoded.append(value)
@@ -78,9 +95,49 @@ public struct UnverifiedJWS: Hashable, Sendable {
         return (decoded[0], decoded[1], decoded[2])
     }
 
-    /// Where the first two dots are in all-ASCII text and how many there are, or nil for text beyond ASCII; eight
-    /// bytes at a time.
-    private static func asciiDots(in bytes: UnsafeBufferPointer<UInt8>) -> (first: [Int], count: Int)? {
+    /// The bytes between the white space at either end: ASCII white space, and scalars with Unicode's White_Space
+    /// property, decoded from UTF-8 at the ends only.
+    static func trimmedRange(of bytes: UnsafeBufferPointer<UInt8>) -> (start: Int, end: Int) {
+        var start = 0
+        var end = bytes.count
+        while start < end {
+            if isASCIIWhitespace(bytes[start]) {
+                start += 1
+                continue
+            }
+            guard bytes[start] >= 0x80 else { break }
+            var iterator = UnsafeBufferPointer(rebasing: bytes[start..<end]).makeIterator()
+            var parser = Unicode.UTF8.ForwardParser()
+            guard case .valid(let encoded) = parser.parseScalar(from: &iterator),
+                Unicode.UTF8.decode(encoded).properties.isWhitespace
+            else { break }
+            start += encoded.count
+        }
+        while end > start {
+            if isASCIIWhitespace(bytes[end - 1]) {
+                end -= 1
+                continue
+            }
+            guard bytes[end - 1] >= 0x80 else { break }
+            var iterator = UnsafeBufferPointer(rebasing: bytes[start..<end]).reversed().makeIterator()
+            var parser = Unicode.UTF8.ReverseParser()
+            guard case .valid(let encoded) = parser.parseScalar(from: &iterator),
+                Unicode.UTF8.decode(encoded).properties.isWhitespace
+            else { break }
+            end -= encoded.count
+        }
+        return (start, end)
+    }
+
+    private static func isASCIIWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || (byte >= 0x09 && byte <= 0x0D)
+    }
+
+    /// Where the first two dots are in the text and how many there are, eight bytes at a time; or, where the text
+    /// goes beyond ASCII, the offset of its first byte beyond ASCII, where the scan stops.
+    private static func asciiDots(
+        in bytes: UnsafeBufferPointer<UInt8>
+    ) -> (first: [Int], count: Int, beyondASCII: Int?) {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         let raw = UnsafeRawBufferPointer(bytes)
@@ -89,7 +146,7 @@ public struct UnverifiedJWS: Hashable, Sendable {
         var index = 0
         while index + 8 <= bytes.count {
             let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-            if word & highs != 0 { return nil }
+            if word & highs != 0 { return (dots, count, index + (word & highs).trailingZeroBitCount >> 3) }
             let dotBytes = word ^ (ones &* UInt64(UInt8(ascii: ".")))
             if (dotBytes &- ones) & ~dotBytes & highs != 0 {
                 for offset in 0..<8 where bytes[index + offset] == UInt8(ascii: ".") {
@@ -100,37 +157,14 @@ public struct UnverifiedJWS: Hashable, Sendable {
             index += 8
         }
         while index < bytes.count {
-            if bytes[index] >= 0x80 { return nil }
+            if bytes[index] >= 0x80 { return (dots, count, index) }
             if bytes[index] == UInt8(ascii: ".") {
                 if count < 2 { dots.append(index) }
                 count += 1
             }
             index += 1
         }
-        return (dots, count)
-    }
-
-    /// The segments of a compact JWS read as characters, for text beyond ASCII.
-    private static func textSegments(
-        of compact: String
-    ) throws(PayloadDecodingError) -> (header: [UInt8], payload: [UInt8], signature: [UInt8]) {
-        var text = Substring(compact).trimmingWhitespace()
-        if text.count >= 2, text.first == "\"", text.last == "\"" {
-            text = text.dropFirst().dropLast()
-        }
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3 else {
-            throw PayloadDecodingError(
-                code: .malformedJWS, path: "",
-                message: "a compact JWS has 3 dot-separated segments; this has \(parts.count)")
-        }
-        var decoded: [[UInt8]] = []
-        for (index, part) in parts.enumerated() {
-            guard let data = Base64URL.referenceDecode(part) else { throw invalidBase64(index) }
-            decoded.append(Array(data))
-        }
-        guard !parts[0].isEmpty, !parts[1].isEmpty else { throw emptySegment }
-        return (decoded[0], decoded[1], decoded[2])
+        return (dots, count, nil)
     }
 
     private static func invalidBase64(_ index: Int) -> PayloadDecodingError {
@@ -183,14 +217,5 @@ public func decodeUnverifiedJWS<T: AppStorePayload>(
         return try T(jsonData: UnverifiedJWS.segments(of: compact, decodesAll: false).payload)
     } catch {
         throw error.nested(under: path)
-    }
-}
-
-extension Substring {
-    func trimmingWhitespace() -> Substring {
-        var text = self
-        while let first = text.first, first.isWhitespace { text.removeFirst() }
-        while let last = text.last, last.isWhitespace { text.removeLast() }
-        return text
     }
 }

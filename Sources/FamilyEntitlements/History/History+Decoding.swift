@@ -5,35 +5,42 @@
 #endif
 
 extension History {
-    /// A history read from a file, and how much of it was taken from JWS strings whose signatures were not checked.
+    /// A history read from a file, how much of it was taken from JWS strings whose signatures were not checked, and
+    /// what was set aside.
     public struct UnverifiedDecoding: Hashable, Sendable {
         /// The history.
         public var history: History
         /// How many JWS strings were decoded without checking their signatures.
         public var unverifiedJWSCount: Int
+        /// What decoding set aside without refusing the file, such as unsigned contents beside a signed string
+        /// (`unsigned_contents_ignored`), with paths in the file; a tool shows them, a service logs them.
+        public var warnings: [PayloadDecodingWarning] = []
     }
 
     /// Reads any history document, decoding JWS strings in it WITHOUT checking their signatures.
     ///
     /// Accepts a history object `{"transactions": [...], "renewalInfos": [...], "notifications": [...]}` (every key
     /// optional; a notification's `data.transactionInfo`/`data.renewalInfo` may hold decoded objects in place of the
-    /// signed strings), a bare JSON array of decoded transactions, one decoded transaction, renewal info or
+    /// signed strings; beside a signed string they are ignored and reported in `warnings`), a bare JSON array of decoded transactions, one decoded transaction, renewal info or
     /// notification, or an App Store Server API body (Get Transaction History, Get All Subscription Statuses, a
-    /// notification body with `signedPayload`). Errors name the JSON path, such as `transactions[3].price`.
-    /// For inspection, tools and tests: a service must verify every signed string before trusting it.
+    /// notification body with `signedPayload`). Every form is read as strictly as a payload: RFC 8259 JSON in UTF-8
+    /// (no trailing commas, no UTF-16), with errors naming the JSON path, such as `transactions[3].price`, or the byte
+    /// offset of malformed JSON. For inspection, tools and tests: a service must verify every signed string before
+    /// trusting it.
     public static func decodeUnverified(_ data: some DataProtocol) throws(PayloadDecodingError) -> UnverifiedDecoding {
         let bytes = Data(data)
-        if bytes.first(where: { !Self.isJSONWhitespace($0) }) == UInt8(ascii: "[") {
-            let transactions = try PayloadJSON.decode([TransactionPayload].self, from: bytes)
+        if Self.firstSignificantByte(of: bytes) == UInt8(ascii: "[") {
+            let transactions = try History.transactions(jsonArray: bytes)
             return UnverifiedDecoding(history: History(transactions: transactions), unverifiedJWSCount: 0)
         }
-        if AppStoreDocument.compactJWS(in: bytes) == nil {
-            let keys = try PayloadJSON.decode(TopLevelKeys.self, from: bytes).keys
+        if !AppStoreDocument.isCompactJWS(bytes) {
+            let keys = try AppStoreDocument.topLevelKeys(of: bytes)
             if !keys.isDisjoint(with: ["transactions", "renewalInfos", "notifications"]) {
                 return try decodeHistoryObject(bytes)
             }
         }
         var count = 0
+        var warnings: [PayloadDecodingWarning] = []
         let history: History
         switch try AppStoreDocument(data: bytes) {
         case .transaction(let value):
@@ -42,6 +49,7 @@ extension History {
             history = History(renewalInfos: [value])
         case .notification(let value):
             count += value.nestedSignedCount
+            warnings = value.unsignedContentsBesideSignedStrings
             history = History(notifications: [try value.decodingNestedPayloadsUnverified()])
         case .transactionHistory(let value):
             count += value.signedTransactions?.count ?? 0
@@ -55,40 +63,46 @@ extension History {
             let wrapper = try decodeUnverifiedJWS(
                 value.signedPayload ?? "", as: NotificationPayload.self, at: "signedPayload")
             count += 1 + wrapper.nestedSignedCount
+            warnings = wrapper.unsignedContentsBesideSignedStrings.map { $0.nested(under: "signedPayload") }
             history = History(notifications: [notification])
         case .appTransaction:
             throw PayloadDecodingError(
                 code: .unrecognisedDocument, path: "",
                 message: "an AppTransaction describes the app's own purchase, not in-app purchases; it is no history")
         }
-        if AppStoreDocument.compactJWS(in: bytes) != nil { count += 1 }
-        return UnverifiedDecoding(history: history, unverifiedJWSCount: count)
+        if AppStoreDocument.isCompactJWS(bytes) { count += 1 }
+        return UnverifiedDecoding(history: history, unverifiedJWSCount: count, warnings: warnings)
     }
 
     private static func decodeHistoryObject(_ bytes: Data) throws(PayloadDecodingError) -> UnverifiedDecoding {
-        var history = try PayloadJSON.decode(History.self, from: bytes)
+        var history = try History(jsonData: bytes)
         var count = 0
+        var warnings: [PayloadDecodingWarning] = []
         for index in history.notifications.indices {
             count += history.notifications[index].nestedSignedCount
+            warnings += history.notifications[index].unsignedContentsBesideSignedStrings.map {
+                $0.nested(under: "notifications[\(index)]")
+            }
             do {
                 history.notifications[index] = try history.notifications[index].decodingNestedPayloadsUnverified()
             } catch {
                 throw error.nested(under: "notifications[\(index)]")
             }
         }
-        return UnverifiedDecoding(history: history, unverifiedJWSCount: count)
+        return UnverifiedDecoding(history: history, unverifiedJWSCount: count, warnings: warnings)
     }
 
-    private static func isJSONWhitespace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    /// The first byte after a byte order mark and JSON white space, if any.
+    private static func firstSignificantByte(of bytes: Data) -> UInt8? {
+        let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
+        return text.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
     }
 }
 
 extension NotificationPayload {
-    /// How many nested signed strings would be decoded because no decoded contents are present.
+    /// How many nested signed strings decoding reads: every one present, whatever is decoded beside it.
     var nestedSignedCount: Int {
         guard let data else { return 0 }
-        return (data.transactionInfo == nil && data.signedTransactionInfo != nil ? 1 : 0)
-            + (data.renewalInfo == nil && data.signedRenewalInfo != nil ? 1 : 0)
+        return (data.signedTransactionInfo != nil ? 1 : 0) + (data.signedRenewalInfo != nil ? 1 : 0)
     }
 }

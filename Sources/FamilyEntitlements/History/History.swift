@@ -35,7 +35,7 @@ public struct History: Hashable, Sendable {
 }
 
 extension History: Codable {
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case transactions, renewalInfos, notifications
     }
 

@@ -51,12 +51,19 @@ enum FastJSON {
     static func settle<Payload: AppStorePayload>(
         _ outcome: Outcome, as _: Payload.Type, from data: some DataProtocol
     ) throws(PayloadDecodingError) -> Payload {
+        try settle(outcome) { () throws(PayloadDecodingError) in try Payload(referenceJSONData: data) }
+    }
+
+    /// Settles a document the fast path did not decode, with `reference` reading it as the reference path does.
+    static func settle<Value>(
+        _ outcome: Outcome, reference: () throws(PayloadDecodingError) -> Value
+    ) throws(PayloadDecodingError) -> Value {
         switch outcome {
         case .decoded, .deferred:
-            return try Payload(referenceJSONData: data)
+            return try reference()
         case .rejected(let fastError):
             do throws(PayloadDecodingError) {
-                _ = try Payload(referenceJSONData: data)
+                _ = try reference()
             } catch let reference where reference.code != .malformedJSON || !reference.path.isEmpty {
                 throw reference
             } catch {
@@ -104,12 +111,42 @@ enum FastJSON {
             try reader.expectEnd()
             return .decoded
         } catch {
-            // The reference checks the whole document before it reads a member: so does the fast path, on failure.
-            if error.code != .malformedJSON, let syntaxError = firstSyntaxError(in: bytes) {
-                return .rejected(syntaxError)
-            }
-            return error.code == PayloadDecodingError.deferredToReference.code ? .deferred : .rejected(error)
+            return outcome(of: error, in: bytes)
         }
+    }
+
+    /// Decodes a top-level array of payloads with the fast path alone into `values`.
+    static func decodeArray<Value: FastJSONDecodable>(
+        from bytes: UnsafeBufferPointer<UInt8>, into values: inout [Value]
+    ) -> Outcome {
+        var reader = FastJSONReader(bytes: bytes)
+        do throws(PayloadDecodingError) {
+            reader.skipByteOrderMark()
+            reader.skipWhitespace()
+            guard reader.current == .openBracket else {
+                if reader.current == UInt8(ascii: "n") {
+                    try reader.readNull()
+                    try reader.expectEnd()
+                    throw PayloadDecodingError(
+                        code: .missingValue, path: "", message: "expected an array, found null or nothing")
+                }
+                throw reader.wrongType(expected: "an array")
+            }
+            values = try reader.readArray(of: Value.self) ?? []
+            try reader.expectEnd()
+            return .decoded
+        } catch {
+            return outcome(of: error, in: bytes)
+        }
+    }
+
+    /// What a failure of the fast path means for the document.
+    private static func outcome(of error: PayloadDecodingError, in bytes: UnsafeBufferPointer<UInt8>) -> Outcome {
+        // The reference checks the whole document before it reads a member: so does the fast path, on failure.
+        if error.code != .malformedJSON, let syntaxError = firstSyntaxError(in: bytes) {
+            return .rejected(syntaxError)
+        }
+        return error.code == PayloadDecodingError.deferredToReference.code ? .deferred : .rejected(error)
     }
 
     /// The member names of a top-level object, for recognising a document's kind; nil where the bytes are not one

@@ -1,0 +1,41 @@
+/// Something a decoder set aside without refusing the document, with where and why: never a silent drop.
+///
+/// `path` names the place in the document, in the form of `PayloadDecodingError.path`
+/// (`signedPayload.data.transactionInfo`, `notifications[2].data.renewalInfo`).
+public struct PayloadDecodingWarning: Hashable, Sendable, CustomStringConvertible {
+    /// What was set aside; an open set, so later versions may add codes.
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// Decoded contents written beside a signed string of the same kind (`data.transactionInfo` beside
+        /// `data.signedTransactionInfo`, `data.renewalInfo` beside `data.signedRenewalInfo`), which Apple never sends:
+        /// the contents come from the signed string, and the unsigned ones are ignored.
+        public static let unsignedContentsIgnored = Code(rawValue: "unsigned_contents_ignored")
+    }
+
+    /// What was set aside.
+    public var code: Code
+    /// Where it is in the document.
+    public var path: String
+    /// What was set aside and why, in words.
+    public var message: String
+
+    public init(code: Code, path: String, message: String) {
+        self.code = code
+        self.path = path
+        self.message = message
+    }
+
+    public var description: String {
+        path.isEmpty ? "\(code): \(message)" : "\(code) at \(path): \(message)"
+    }
+
+    /// The same warning, found inside a document nested at `prefix`.
+    public func nested(under prefix: String) -> PayloadDecodingWarning {
+        var copy = self
+        copy.path = JSONPath.join(prefix, path)
+        return copy
+    }
+}

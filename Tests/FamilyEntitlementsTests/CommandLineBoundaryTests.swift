@@ -1,0 +1,261 @@
+import FamilyEntitlements
+import FamilyEntitlementsTestSupport
+import Foundation
+import Testing
+
+/// The `entitlements` tool at the trust boundary: output that cannot be written, input read as streams with a limit,
+/// and strings from the input that try to drive the terminal.
+@Suite(
+    "The entitlements tool at the trust boundary",
+    .enabled(if: EntitlementsTool.executable != nil, "the entitlements executable is built"))
+struct CommandLineBoundaryTests {
+    static let instant = "1770000000000"
+
+    /// A history holding one refunded non-consumable named `productId`.
+    static func revokedProductHistory(named productId: String) throws -> Data {
+        var purchase = TransactionBuilder.oneTime(.stickers, purchased: date(milliseconds: 1_767_225_600_000))
+        purchase.productId = productId
+        let refunded = TransactionBuilder.refunded(purchase, at: date(milliseconds: 1_768_000_000_000))
+        return try History(transactions: [refunded]).jsonData()
+    }
+
+    // MARK: - Output that cannot be written
+
+    struct OutputCase: CustomTestStringConvertible, Sendable {
+        var name: String
+        var arguments: [String]
+        var testDescription: String { name }
+
+        static let all: [OutputCase] = [
+            OutputCase(name: "rebuild (table)", arguments: ["rebuild"]),
+            OutputCase(name: "rebuild --format json", arguments: ["rebuild", "--format", "json"]),
+            OutputCase(name: "explain", arguments: ["explain"]),
+            OutputCase(name: "help", arguments: ["help"]),
+        ]
+    }
+
+    @Test("standard output on a full device (/dev/full) -> exit 1 with a message", arguments: OutputCase.all)
+    func fullDevice(_ row: OutputCase) throws {
+        let full = try #require(FileHandle(forWritingAtPath: "/dev/full"), "/dev/full exists")
+        let result = try EntitlementsTool.run(row.arguments, standardOutput: full)
+        #expect(result.exitedNormally, "killed by signal \(result.status)")
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("cannot write to standard output: No space left on device"))
+    }
+
+    @Test("standard output a pipe whose reader has closed -> exit 1 with a message", arguments: OutputCase.all)
+    func closedPipe(_ row: OutputCase) throws {
+        let pipe = Pipe()
+        try pipe.fileHandleForReading.close()
+        let result = try EntitlementsTool.run(row.arguments, standardOutput: pipe.fileHandleForWriting)
+        #expect(result.exitedNormally, "killed by signal \(result.status)")
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("cannot write to standard output: Broken pipe"))
+    }
+
+    @Test("standard output closed -> exit 1 with a message", arguments: OutputCase.all)
+    func closedStandardOutput(_ row: OutputCase) throws {
+        let result = try EntitlementsTool.runShell(#"exec "$0" "$@" >&-"#, row.arguments)
+        #expect(result.exitedNormally, "killed by signal \(result.status)")
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("cannot write to standard output"))
+    }
+
+    // MARK: - Inputs as streams, with a limit
+
+    struct StreamCase: CustomTestStringConvertible, Sendable {
+        var name: String
+        /// A script for `/bin/sh -c` (`$0` is the tool, `$1` a history file, `$2` a free path in a new folder).
+        var script: String
+        var status: Int32
+        var standardError: String = ""
+        var standardOutput: String = ""
+        var testDescription: String { name }
+
+        static let all: [StreamCase] = [
+            StreamCase(
+                name: "a FIFO -> read as a stream",
+                script: #"mkfifo "$2" && { cat "$1" > "$2" & } && "$0" rebuild "$2""#
+                    + " --as-of \(instant)",
+                status: 0, standardOutput: "org.familyentitlements.demo.stickers"),
+            StreamCase(
+                name: "/dev/stdin -> read as a stream",
+                script: #""$0" explain /dev/stdin --as-of "# + instant
+                    + #" < "$1""#,
+                status: 0, standardOutput: "org.familyentitlements.demo.stickers"),
+            StreamCase(
+                name: "/dev/null -> an empty document, bad input 1, not permission denied",
+                script: #""$0" rebuild /dev/null"#, status: 1,
+                standardError: "malformed_json: not RFC 8259 JSON: expected a JSON value; found the end of the document"
+            ),
+            StreamCase(
+                name: "decode of /dev/null -> an empty document, bad input 1", script: #""$0" decode /dev/null"#,
+                status: 1, standardError: "found the end of the document"),
+            StreamCase(
+                name: "a directory -> bad input 1 naming it", script: #"mkdir "$2" && "$0" decode "$2""#, status: 1,
+                standardError: "Is a directory"),
+            StreamCase(
+                name: "a FIFO longer than --max-input-bytes -> refused once past the limit",
+                script: #"mkfifo "$2" && { head -c 200000 /dev/zero > "$2" 2>/dev/null & } && "$0" decode "$2""#
+                    + " --max-input-bytes 1000",
+                status: 1, standardError: "is larger than the input limit of 1000 bytes; pass --max-input-bytes N"),
+            StreamCase(
+                name: "standard input longer than --max-input-bytes -> refused",
+                script: #"head -c 5000 /dev/zero | "$0" rebuild - --max-input-bytes 4096"#, status: 1,
+                standardError: "standard input is larger than the input limit of 4096 bytes"),
+            StreamCase(
+                name: "a file longer than --max-input-bytes -> refused before it is read, naming its size",
+                script: #""$0" rebuild "$1" --max-input-bytes 100"#, status: 1,
+                standardError: "is larger than the input limit of 100 bytes (it has "),
+            StreamCase(
+                name: "a catalog longer than --max-input-bytes -> refused",
+                script: #"head -c 300 /dev/zero > "$2" && "$0" rebuild --catalog "$2" --max-input-bytes 200"#,
+                status: 1, standardError: "is larger than the input limit of 200 bytes (it has 300)"),
+            StreamCase(
+                name: "a file of exactly --max-input-bytes -> read",
+                script: #""$0" rebuild "$1" --as-of "# + instant + #" --max-input-bytes "$(wc -c < "$1" | tr -d ' ')""#,
+                status: 0, standardOutput: "org.familyentitlements.demo.stickers"),
+            StreamCase(
+                name: "a sparse file one byte over 64 MiB -> refused by the default limit, unread",
+                script: #"dd if=/dev/null of="$2" bs=1 seek=67108865 2>/dev/null && "$0" decode "$2""#, status: 1,
+                standardError: "is larger than the input limit of 67108864 bytes (it has 67108865)"),
+            StreamCase(
+                name: "--max-input-bytes 0 -> usage error 2", script: #""$0" decode "$1" --max-input-bytes 0"#,
+                status: 2, standardError: "--max-input-bytes takes a whole number of bytes, at least 1"),
+        ]
+    }
+
+    @Test(arguments: StreamCase.all)
+    func streams(_ row: StreamCase) throws {
+        let history = try EntitlementsTool.temporaryFile(
+            Self.revokedProductHistory(named: DemoProduct.stickers.productId))
+        let folder = history.deletingLastPathComponent()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try EntitlementsTool.runShell(
+            row.script, [history.path, folder.appendingPathComponent("other").path])
+        #expect(result.exitedNormally)
+        #expect(result.status == row.status, "stderr: \(result.standardError)")
+        if !row.standardError.isEmpty {
+            #expect(result.standardError.contains(row.standardError), "stderr: \(result.standardError)")
+        }
+        if !row.standardOutput.isEmpty {
+            #expect(result.standardOutput.contains(row.standardOutput), "stdout: \(result.standardOutput)")
+        }
+    }
+
+    @Test(
+        "process substitution <(...) -> read as a stream",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/bash")))
+    func processSubstitution() throws {
+        let history = try EntitlementsTool.temporaryFile(
+            Self.revokedProductHistory(named: DemoProduct.stickers.productId))
+        defer { try? FileManager.default.removeItem(at: history.deletingLastPathComponent()) }
+        let result = try EntitlementsTool.runShell(
+            #"exec /bin/bash -c '"$0" rebuild <(cat "$1") --as-of "$2"' "$0" "$1" "$2""#, [history.path, Self.instant])
+        #expect(result.status == 0, "stderr: \(result.standardError)")
+        #expect(result.standardOutput.contains(DemoProduct.stickers.productId))
+    }
+
+    // MARK: - No spoofing
+
+    struct SpoofCase: CustomTestStringConvertible, Sendable {
+        var name: String
+        /// A product id holding the characters.
+        var productId: String
+        /// How the tool must print it to a person.
+        var printed: String
+        var testDescription: String { name }
+
+        static let all: [SpoofCase] = [
+            SpoofCase(
+                name: "a line feed cannot forge the entitlements line", productId: "x\nentitlements: premium=true",
+                printed: #"x\nentitlements: premium=true"#),
+            SpoofCase(name: "a carriage return", productId: "paid\rfree", printed: #"paid\rfree"#),
+            SpoofCase(name: "a tab", productId: "a\tb", printed: #"a\tb"#),
+            SpoofCase(name: "NUL", productId: "a\u{0}b", printed: #"a\u{0}b"#),
+            SpoofCase(
+                name: "an ANSI colour escape", productId: "\u{1B}[32mactive\u{1B}[0m",
+                printed: #"\u{1B}[32mactive\u{1B}[0m"#),
+            SpoofCase(
+                name: "an ANSI cursor-up escape", productId: "x\u{1B}[1A\u{1B}[2K", printed: #"x\u{1B}[1A\u{1B}[2K"#),
+            SpoofCase(name: "DEL", productId: "a\u{7F}b", printed: #"a\u{7F}b"#),
+            SpoofCase(
+                name: "a C1 control sequence introducer (U+009B)", productId: "a\u{9B}31m", printed: #"a\u{9B}31m"#),
+            SpoofCase(name: "next line (U+0085)", productId: "a\u{85}b", printed: #"a\u{85}b"#),
+            SpoofCase(
+                name: "a right-to-left override (U+202E)", productId: "premium\u{202E}eurt=",
+                printed: #"premium\u{202E}eurt="#),
+            SpoofCase(
+                name: "embeddings and a pop (U+202A, U+202B, U+202C, U+202D)",
+                productId: "a\u{202A}b\u{202B}c\u{202C}d\u{202D}", printed: #"a\u{202A}b\u{202B}c\u{202C}d\u{202D}"#),
+            SpoofCase(
+                name: "isolates (U+2066 to U+2069)", productId: "\u{2066}a\u{2067}b\u{2068}c\u{2069}",
+                printed: #"\u{2066}a\u{2067}b\u{2068}c\u{2069}"#),
+            SpoofCase(
+                name: "marks (U+200E, U+200F, U+061C)", productId: "a\u{200E}b\u{200F}c\u{61C}",
+                printed: #"a\u{200E}b\u{200F}c\u{61C}"#),
+            SpoofCase(name: "a line separator (U+2028)", productId: "a\u{2028}b", printed: #"a\u{2028}b"#),
+            SpoofCase(
+                name: "a backslash, doubled so escapes stay unambiguous", productId: #"a\nb"#, printed: #"a\\nb"#),
+            SpoofCase(name: "letters of other scripts are kept", productId: "café 日本 ثلاثة", printed: "café 日本 ثلاثة"),
+        ]
+    }
+
+    /// Whether a scalar could spoof a terminal: the test's own list, independent of the tool's.
+    static func isSpoofing(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || (0x202A...0x202E).contains(scalar.value)
+            || (0x2066...0x2069).contains(scalar.value)
+            || [0x061C, 0x200E, 0x200F, 0x2028, 0x2029].contains(scalar.value)
+    }
+
+    /// The scalars of `text` that could spoof a terminal, other than the line feeds that end its lines.
+    static func spoofing(in text: String) -> [Unicode.Scalar] {
+        text.unicodeScalars.filter { $0 != "\n" && isSpoofing($0) }
+    }
+
+    @Test(arguments: SpoofCase.all)
+    func humanReadableOutputIsEscaped(_ row: SpoofCase) throws {
+        let history = try Self.revokedProductHistory(named: row.productId)
+        let table = try EntitlementsTool.run(["rebuild", "-", "--as-of", Self.instant], input: history)
+        #expect(table.status == 0, "\(table.standardError)")
+        #expect(table.standardOutput.contains(row.printed), "\(table.standardOutput)")
+        #expect(Self.spoofing(in: table.standardOutput).isEmpty)
+        let lines = table.standardOutput.split(separator: "\n")
+        #expect(lines.filter { $0.hasPrefix("entitlements:") }.count == 1, "\(table.standardOutput)")
+        #expect(lines.filter { $0.hasPrefix("entitlements:") }.allSatisfy { $0.contains("=false") })
+
+        let explain = try EntitlementsTool.run(["explain", "-", "--as-of", Self.instant], input: history)
+        #expect(explain.status == 0)
+        #expect(explain.standardOutput.contains(row.printed + ": revoked"), "\(explain.standardOutput)")
+        #expect(Self.spoofing(in: explain.standardOutput).isEmpty)
+
+        let token = try JSONSerialization.data(withJSONObject: ["transactionId": "1", "appAccountToken": row.productId])
+        let decode = try EntitlementsTool.run(["decode", "-"], input: token)
+        #expect(decode.status == 1)
+        #expect(decode.standardError.contains("invalid_uuid"))
+        #expect(decode.standardError.contains(row.printed), "\(decode.standardError)")
+        #expect(Self.spoofing(in: decode.standardError).isEmpty)
+    }
+
+    @Test(
+        "JSON output stays JSON with the same values, and shows no control or bidirectional character",
+        arguments: SpoofCase.all)
+    func jsonOutputKeepsTheValue(_ row: SpoofCase) throws {
+        let history = try Self.revokedProductHistory(named: row.productId)
+        let result = try EntitlementsTool.run(
+            ["rebuild", "-", "--as-of", Self.instant, "--format", "json"], input: history)
+        #expect(result.status == 0)
+        #expect(Self.spoofing(in: result.standardOutput).isEmpty)
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        let products = try #require(object["products"] as? [[String: Any]])
+        #expect(products.first?["productId"] as? String == row.productId)
+        let transaction = try TransactionPayload(transactionId: "1", productId: row.productId).jsonData()
+        let decode = try EntitlementsTool.run(["decode", "-"], input: transaction)
+        #expect(decode.status == 0)
+        #expect(Self.spoofing(in: decode.standardOutput).isEmpty)
+        let decoded = try #require(
+            try JSONSerialization.jsonObject(with: Data(decode.standardOutput.utf8)) as? [String: Any])
+        #expect((decoded["document"] as? [String: Any])?["productId"] as? String == row.productId)
+    }
+}

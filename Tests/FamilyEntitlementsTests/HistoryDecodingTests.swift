@@ -1,0 +1,126 @@
+import FamilyEntitlements
+import FamilyEntitlementsTestSupport
+import Foundation
+import Testing
+
+/// A history file, in any of its forms, and what `History.decodeUnverified` must make of it.
+struct HistoryFileCase: CustomTestStringConvertible, Sendable {
+    enum Outcome: Sendable {
+        case error(PayloadDecodingError.Code, path: String, messageContains: String = "")
+        case history(transactions: Int, renewalInfos: Int = 0, notifications: Int = 0)
+    }
+
+    var name: String
+    var bytes: [UInt8]
+    var outcome: Outcome
+    var testDescription: String { name }
+
+    init(_ name: String, _ json: String, _ outcome: Outcome) {
+        self.init(name, bytes: Array(json.utf8), outcome)
+    }
+
+    init(_ name: String, bytes: [UInt8], _ outcome: Outcome) {
+        self.name = name
+        self.bytes = bytes
+        self.outcome = outcome
+    }
+
+    static let transaction = #"{"transactionId":"1","price":1990}"#
+
+    static let all: [HistoryFileCase] = [
+        .init(
+            "history object -> its entries", #"{"transactions":[\#(transaction)],"renewalInfos":[{}]}"#,
+            .history(transactions: 1, renewalInfos: 1)),
+        .init(
+            "history object with null lists -> empty lists, as JSONDecoder reads them",
+            #"{"transactions":null,"notifications":[]}"#, .history(transactions: 0)),
+        .init(
+            "history object, duplicate transactions member -> the first wins",
+            #"{"transactions":[\#(transaction)],"transactions":[\#(transaction),\#(transaction)]}"#,
+            .history(transactions: 1)),
+        .init(
+            "bare array of transactions -> the transactions", "[\(transaction), \(transaction)]",
+            .history(transactions: 2)),
+        .init(
+            "bare array after a byte order mark -> the transactions",
+            bytes: [0xEF, 0xBB, 0xBF] + Array("[\(transaction)]".utf8), .history(transactions: 1)),
+        .init(
+            "history object, trailing comma in transactions -> malformed_json at its byte offset",
+            #"{"transactions":[\#(transaction),]}"#,
+            .error(.malformedJSON, path: "", messageContains: "byte offset 52")),
+        .init(
+            "history object, trailing comma after its last member -> malformed_json",
+            #"{"transactions":[],}"#, .error(.malformedJSON, path: "", messageContains: "trailing comma")),
+        .init(
+            "bare array, trailing comma -> malformed_json at its byte offset", "[\(transaction),]",
+            .error(.malformedJSON, path: "", messageContains: "byte offset 36")),
+        .init(
+            "history object in UTF-16LE -> malformed_json at byte 0",
+            bytes: [0xFF, 0xFE] + #"{"transactions":[]}"#.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] },
+            .error(.malformedJSON, path: "", messageContains: "byte offset 0")),
+        .init(
+            "bare array in UTF-16LE without a byte order mark -> malformed_json",
+            bytes: "[\(transaction)]".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] },
+            .error(.malformedJSON, path: "")),
+        .init(
+            "history object, wrong type -> wrong_type at transactions[1].price",
+            #"{"transactions":[{},{"price":"1.99"}]}"#, .error(.wrongType, path: "transactions[1].price")),
+        .init(
+            "history object, bad renewal date -> invalid_date at renewalInfos[0].renewalDate",
+            #"{"renewalInfos":[{"renewalDate":1e300}]}"#, .error(.invalidDate, path: "renewalInfos[0].renewalDate")),
+        .init(
+            "history object, bad nested transaction -> wrong_type at notifications[0].data.transactionInfo.quantity",
+            #"{"notifications":[{"data":{"transactionInfo":{"quantity":"2"}}}]}"#,
+            .error(.wrongType, path: "notifications[0].data.transactionInfo.quantity")),
+        .init(
+            "history object, transactions not a list -> wrong_type at transactions", #"{"transactions":{}}"#,
+            .error(.wrongType, path: "transactions")),
+        .init(
+            "history object, a null transaction -> missing_value at transactions[0]", #"{"transactions":[null]}"#,
+            .error(.missingValue, path: "transactions[0]")),
+        .init(
+            "bare array, wrong type -> wrong_type at [1].price", #"[{}, {"price":"1.99"}]"#,
+            .error(.wrongType, path: "[1].price")),
+        .init(
+            "bare array of numbers -> wrong_type at [0]", "[1]", .error(.wrongType, path: "[0]")),
+        .init(
+            "history object, a wrong type before a syntax error -> malformed_json, the syntax first",
+            #"{"transactions":[{"price":"x"}],"renewalInfos":[,]}"#, .error(.malformedJSON, path: "")),
+    ]
+}
+
+@Suite("History files are read as strictly as payloads")
+struct HistoryDecodingTests {
+    @Test(arguments: HistoryFileCase.all)
+    func historyFile(_ row: HistoryFileCase) throws {
+        let data = Data(row.bytes)
+        switch row.outcome {
+        case .history(let transactions, let renewalInfos, let notifications):
+            let history = try History.decodeUnverified(data).history
+            #expect(history.transactions.count == transactions)
+            #expect(history.renewalInfos.count == renewalInfos)
+            #expect(history.notifications.count == notifications)
+        case .error(let code, let path, let messageContains):
+            let error = try #require(decodingError { try History.decodeUnverified(data) }, "decoded without error")
+            #expect(error.code == code, "\(error)")
+            #expect(error.path == path, "\(error)")
+            if !messageContains.isEmpty {
+                #expect(error.message.contains(messageContains), "\(error.message)")
+            }
+        }
+    }
+
+    struct ScenarioCase: CustomTestStringConvertible, Sendable {
+        var scenario: Scenario
+        var testDescription: String { "\(scenario.rawValue): the strict reader gives what JSONDecoder gives" }
+    }
+
+    /// Every shipped history decodes to the same value through the single-pass reader as through `JSONDecoder`.
+    @Test(arguments: Scenario.allCases.map(ScenarioCase.init))
+    func shippedHistoriesDecodeAlike(_ row: ScenarioCase) throws {
+        let data = try row.scenario.historyData()
+        let strict = try History.decodeUnverified(data).history
+        #expect(strict == (try History(referenceJSONData: data)))
+        #expect(try History(jsonData: data) == strict)
+    }
+}
