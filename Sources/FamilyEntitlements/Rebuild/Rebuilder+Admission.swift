@@ -16,6 +16,9 @@ struct AdmittedEntries {
     var rejected: [String: Date] = [:]
     /// The newest signedDate of the renewal infos left out, by original transaction id: they may end billing retry.
     var rejectedRenewalInfos: [String: Date] = [:]
+    /// The latest purchaseDate of the transactions left out or not trusted, by original transaction id: a chain's
+    /// renewal info may describe one of them rather than the newest transaction that takes part.
+    var hiddenPurchases: [String: Date] = [:]
 }
 
 extension AdmittedEntries {
@@ -25,9 +28,19 @@ extension AdmittedEntries {
     }
 
     mutating func reject(_ transaction: TransactionPayload) {
+        hide(transaction)
         guard let transactionId = transaction.transactionId else { return }
         let signed = transaction.signedDate ?? .distantPast
         rejected[transactionId] = max(rejected[transactionId] ?? signed, signed)
+    }
+
+    /// Notes the purchase of a transaction that takes no part, so that its chain's renewal info is not read as
+    /// describing an older transaction.
+    mutating func hide(_ transaction: borrowing TransactionPayload) {
+        guard let originalId = transaction.originalTransactionId, let purchase = transaction.purchaseDate else {
+            return
+        }
+        hiddenPurchases[originalId] = max(hiddenPurchases[originalId] ?? purchase, purchase)
     }
 
     mutating func reject(_ renewalInfo: RenewalInfoPayload) {

@@ -19,7 +19,7 @@ extension Rebuilder {
     /// A transaction whose newest snapshot was left out (another environment or app, none, missing or impossible
     /// fields) grants nothing: that snapshot may carry a refund, so the older ones are not trusted to grant.
     /// Returns positions in `admitted.transactions`.
-    mutating func newestTransactions(_ admitted: AdmittedEntries) -> [String: Int] {
+    mutating func newestTransactions(_ admitted: inout AdmittedEntries) -> [String: Int] {
         let (store, instant) = (admitted.transactions, instant)
         func restriction(_ index: Int) -> (Int, Date, Int, Date) {
             let transaction = store[index]
@@ -38,6 +38,7 @@ extension Rebuilder {
             guard let kept = newest[transactionId],
                 distrusts(kept: admitted.transactions[kept].signedDate, leftOut: rejectedDate)
             else { continue }
+            admitted.hide(admitted.transactions[kept])
             newest[transactionId] = nil
             hasUntrustedTransactions = true
             report(

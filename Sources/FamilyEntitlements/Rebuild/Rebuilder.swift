@@ -42,7 +42,8 @@ struct Rebuilder {
 
     /// The rebuild after admission. `store` holds the admitted transactions for the duration of the call only.
     private mutating func rebuild(_ admitted: AdmittedEntries, store: Store, evidence: Evidence) -> EntitlementReport {
-        let newest = newestTransactions(admitted)
+        var admitted = admitted
+        let newest = newestTransactions(&admitted)
         let renewalInfos = newestRenewalInfos(admitted)
 
         var candidates: [String: [Candidate]] = [:]
@@ -82,8 +83,13 @@ struct Rebuilder {
         var chains: [ChainContext] = []
         chains.reserveCapacity(subscriptions.count)
         for (originalId, entries) in subscriptions {
+            let chain = Chain(store: store, entries: entries)
+            // A renewal info describes the chain's newest transaction: where that one was left out or not trusted,
+            // it says nothing about the older transactions that take part.
+            let hidden = admitted.hiddenPurchases.isEmpty ? nil : admitted.hiddenPurchases[originalId]
+            let describesNewest = hidden.map { $0 > instant || $0 <= (chain.entries.last?.purchaseDate ?? $0) } ?? true
             let context = ChainContext(
-                chain: Chain(store: store, entries: entries), renewalInfo: renewalInfos[originalId],
+                chain: chain, renewalInfo: describesNewest ? renewalInfos[originalId] : nil,
                 events: evidence.events[originalId] ?? [], number: chains.count)
             for candidate in evaluateChain(context, evidence: evidence) {
                 candidates[store[candidate.index].productId ?? "", default: []].append(candidate)

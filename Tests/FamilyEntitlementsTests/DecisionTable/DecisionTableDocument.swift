@@ -26,7 +26,8 @@ enum DecisionTableDocument {
             """
             A subscription is the chain of transactions sharing an originalTransactionId. Access while \
             purchaseDate <= t < expiresDate and not revoked. The chain's newest renewal info describes its newest \
-            transaction only (and only if signed since that transaction's purchase): after that transaction \
+            transaction only (and only if signed since that transaction's purchase; where the newest was left out \
+            or not trusted, it describes none of the others): after that transaction \
             expires, in billing retry with gracePeriodExpiresDate > t -> gracePeriod, with access; in billing \
             retry after or without grace -> billingRetry, no access; 60 days or more after expiry, or otherwise \
             -> expired. An EXPIRED notification (any subtype) or GRACE_PERIOD_EXPIRED signed by t, and since the \
