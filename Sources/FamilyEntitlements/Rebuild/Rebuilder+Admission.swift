@@ -16,8 +16,9 @@ struct AdmittedEntries {
     var rejected: [String: Date] = [:]
     /// The newest signedDate of the renewal infos left out, by original transaction id: they may end billing retry.
     var rejectedRenewalInfos: [String: Date] = [:]
-    /// The latest purchaseDate of the transactions left out or not trusted, by original transaction id: a chain's
-    /// renewal info may describe one of them rather than the newest transaction that takes part.
+    /// The latest purchaseDate of the transactions left out, not trusted, or not read as auto-renewable, by original
+    /// transaction id: a chain's renewal info may describe one of them rather than the newest transaction of the
+    /// chain that takes part.
     var hiddenPurchases: [String: Date] = [:]
 }
 
@@ -40,6 +41,10 @@ extension AdmittedEntries {
         guard let originalId = transaction.originalTransactionId, let purchase = transaction.purchaseDate else {
             return
         }
+        hide(originalId, purchasedAt: purchase)
+    }
+
+    mutating func hide(_ originalId: String, purchasedAt purchase: Date) {
         hiddenPurchases[originalId] = max(hiddenPurchases[originalId] ?? purchase, purchase)
     }
 

@@ -68,6 +68,7 @@ struct Rebuilder {
                     isUpgraded: store[index].isUpgraded == true)
                 subscriptions[originalId, default: ChainEntries()].append(entry, productId: productId)
             case .consumable?:
+                admitted.hide(originalId, purchasedAt: purchase)
                 if store[index].inAppOwnershipType == .familyShared {
                     report(
                         .error, .familySharedConsumable,
@@ -76,6 +77,7 @@ struct Rebuilder {
                 }
             default:
                 namesAPurchase = true
+                admitted.hide(originalId, purchasedAt: purchase)
                 candidates[productId, default: []].append(
                     evaluateOneTime(at: index, in: store, type: type, evidence: evidence))
             }

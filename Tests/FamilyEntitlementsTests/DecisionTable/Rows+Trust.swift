@@ -157,6 +157,24 @@ extension DecisionRow {
                 products: [ProductExpectation(Given.monthly, .expired, access: false)],
                 customer: .equals(.inactive), diagnostics: [.impossibleValue]),
             DecisionRow(
+                rule: 1, name: "the newest renewal of a chain read with an unknown type: the older one gets no grace",
+                source: "apple-facts 7: the renewal info describes the chain's newest transaction",
+                history: History(
+                    transactions: [
+                        lapsed,
+                        Given.subscription("2402", original: "2401", from: 30, to: 60) {
+                            $0.type = ProductType(rawValue: "Auto-Renewable Subscription 2")
+                        },
+                    ],
+                    renewalInfos: [
+                        Given.renewal("2401", signed: 60) {
+                            $0.isInBillingRetryPeriod = true
+                            $0.gracePeriodExpiresDate = Given.day(76)
+                        }
+                    ]), asOf: 65,
+                products: [ProductExpectation(Given.monthly, .expired, access: false)],
+                customer: .equals(.inactive), diagnostics: [.unknownProductType]),
+            DecisionRow(
                 rule: 1, name: "a renewal info signed after the instant does not revive a grace period ended by then",
                 source: "apple-facts 7: the newest renewal info signed by the instant describes it",
                 history: History(transactions: [lapsed], renewalInfos: [retryEnded, graceLater]), asOf: 35,
