@@ -8,8 +8,9 @@ incrementally, runs the tests the mutant names, and says whether the tests kille
     Scripts/mutate.py --list               the mutants, one line each
 
 The working tree is never modified: the package is copied (without .build and .git) to a scratch folder that keeps
-its own build folder between runs, so later runs build incrementally. An interrupted run leaves at most the scratch
-copy mutated, and the next run copies the file back. Prints one line per mutant:
+its own build folder between runs, so later runs build incrementally. An interrupt (Ctrl-C, SIGTERM) restores the
+scratch copy; a run killed outright leaves at most the scratch copy mutated, and the next run copies the file back.
+Prints one line per mutant:
 
     killed <id> by <test>
     survived <id>
@@ -106,11 +107,13 @@ def pattern_error(mutant, root):
     return None
 
 
-def sync(source, target):
-    """Makes `target` a copy of `source` without build outputs, copying only files whose contents differ, so that
-    the build in the scratch folder stays incremental."""
+def sync(source, target, skip):
+    """Makes `target` a copy of `source` without build outputs (nor `skip`, a scratch folder inside the package),
+    copying only files whose contents differ, so that the build in the scratch folder stays incremental."""
     for directory, subdirectories, files in os.walk(source):
-        subdirectories[:] = [name for name in subdirectories if name not in EXCLUDED]
+        subdirectories[:] = [
+            name for name in subdirectories
+            if name not in EXCLUDED and os.path.realpath(os.path.join(directory, name)) != skip]
         relative = os.path.relpath(directory, source)
         destination = os.path.normpath(os.path.join(target, relative))
         os.makedirs(destination, exist_ok=True)
@@ -265,7 +268,7 @@ def main():
     except OSError:
         print(f"error: another run is using {options.scratch}; pass --scratch for a folder of its own")
         return 2
-    sync(ROOT, source)
+    sync(ROOT, source, skip=os.path.realpath(options.scratch))
     status, output = run(swift("build", "--build-tests", scratch=build), source, options.timeout * 4)
     if status != 0:
         print(output[-4000:])
@@ -335,9 +338,15 @@ def main():
     return 1 if counts["survived"] or counts["error"] else 0
 
 
+def terminate(signal_number, frame):
+    """Ends the run on SIGTERM as on an interrupt, so that the mutated file is restored and no build is left behind."""
+    raise KeyboardInterrupt
+
+
 if __name__ == "__main__":
+    signal.signal(signal.SIGTERM, terminate)
     try:
         sys.exit(main())
     except KeyboardInterrupt:
-        print("interrupted; the working tree was never modified")
+        print("interrupted; the working tree was never modified, and the scratch copy was restored")
         sys.exit(130)
