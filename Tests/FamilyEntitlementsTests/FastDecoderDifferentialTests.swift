@@ -320,6 +320,12 @@ struct FastDecoderDifferentialTests {
             .init(
                 "12345678901234567.5, which JSONDecoder truncates through Decimal (deferred) -> both accept",
                 #"{"price":12345678901234567.5}"#, .bothAccept),
+            .init(
+                "9007199254740993.0, which a Double rounds to 2^53 (deferred, read exactly) -> both accept",
+                #"{"price":9007199254740993.0}"#, .bothAccept),
+            .init(
+                "an exponent past 2^64 (1e18446744073709551617) for a price -> both reject",
+                #"{"price":1e18446744073709551617}"#, .bothReject),
             .init("Int32.max for a quantity -> both accept", #"{"quantity":2147483647}"#, .bothAccept),
             .init("one past Int32.max for a quantity -> both reject", #"{"quantity":2147483648}"#, .bothReject),
             .init("2.147483647e9 for an Int32 -> both accept", #"{"quantity":2.147483647e9}"#, .bothAccept),
@@ -327,6 +333,12 @@ struct FastDecoderDifferentialTests {
                 "a fractional-millisecond date from Xcode -> both accept", #"{"purchaseDate":1697679936049.7297}"#,
                 .bothAccept),
             .init("Xcode's year-1 date -> both accept", #"{"originalPurchaseDate":-62135769600000}"#, .bothAccept),
+            .init(
+                "the earliest date accepted (MillisecondDate.earliest) -> both accept",
+                #"{"originalPurchaseDate":-62135942400000}"#, .bothAccept),
+            .init(
+                "one millisecond before the earliest date accepted -> both reject",
+                #"{"originalPurchaseDate":-62135942400001}"#, .bothReject),
             .init("a date of 1e300 ms, past the year 9999 -> both reject", #"{"purchaseDate":1e300}"#, .bothReject),
             .init("a date of 1e400, beyond Double -> both reject", #"{"purchaseDate":1e400}"#, .bothReject),
             .init("a date of 1e-400, which rounds to zero -> both reject", #"{"purchaseDate":1e-400}"#, .bothReject),

@@ -95,6 +95,22 @@ struct PolicyCase: CustomTestStringConvertible, Sendable {
                 renewalInfo: PolicySample.renewalInfo(environment: .sandbox)),
             expected: PolicyCase.accepted),
         PolicyCase(
+            testDescription:
+                "sandbox policy with appAppleId: notification without one -> accept (compared where both have one)",
+            policy: NotificationPolicy.sandbox(bundleId: PolicySample.bundleId, appAppleId: PolicySample.appAppleId),
+            notification: PolicySample.notification(
+                environment: .sandbox, appAppleId: nil, transaction: PolicySample.transaction(environment: .sandbox),
+                renewalInfo: PolicySample.renewalInfo(environment: .sandbox)),
+            expected: PolicyCase.accepted),
+        PolicyCase(
+            testDescription:
+                "production: external purchase token without externalPurchaseId is Production, as Apple reads it",
+            notification: NotificationPayload(
+                notificationType: .externalPurchaseToken, subtype: .unreported,
+                externalPurchaseToken: ExternalPurchaseToken(
+                    appAppleId: PolicySample.appAppleId, bundleId: PolicySample.bundleId)),
+            expected: PolicyCase.accepted),
+        PolicyCase(
             testDescription: "production: TEST notification with data and no nested strings -> accept",
             notification: PolicySample.notification(.test, subtype: nil, transaction: nil, renewalInfo: nil),
             expected: PolicyCase.accepted),
@@ -204,6 +220,10 @@ struct PolicyCase: CustomTestStringConvertible, Sendable {
             testDescription: "notification holding another app's transaction -> nested_bundle_id_mismatch",
             notification: PolicySample.notification(
                 transaction: PolicySample.transaction(bundleId: "com.example.other")),
+            expected: .reject(.nestedBundleIdMismatch, path: "data.signedTransactionInfo.bundleId")),
+        PolicyCase(
+            testDescription: "notification holding a transaction without bundleId -> nested_bundle_id_mismatch",
+            notification: PolicySample.notification(transaction: PolicySample.transaction(bundleId: nil)),
             expected: .reject(.nestedBundleIdMismatch, path: "data.signedTransactionInfo.bundleId")),
         PolicyCase(
             testDescription: "Production notification holding Sandbox renewal info -> nested_environment_mismatch",

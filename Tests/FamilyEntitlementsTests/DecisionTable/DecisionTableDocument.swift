@@ -31,9 +31,9 @@ enum DecisionTableDocument {
             expires, in billing retry with gracePeriodExpiresDate > t -> gracePeriod, with access; in billing \
             retry after or without grace -> billingRetry, no access; 60 days or more after expiry, or otherwise \
             -> expired. An EXPIRED notification (any subtype) or GRACE_PERIOD_EXPIRED signed by t, and since the \
-            newest transaction's purchase, ends what it ends even if an older renewal info says otherwise. DID_RENEW with BILLING_RECOVERY is a recovery and \
-            the evidence says so. Refunding a past renewal does not end the current period; refunding the current \
-            one does.
+            newest transaction's purchase, ends what it ends even if an older renewal info says otherwise. \
+            DID_RENEW with BILLING_RECOVERY is a recovery and the evidence says so. Refunding a past renewal does \
+            not end the current period; refunding the current one does.
             """
         ),
         3: (
@@ -79,10 +79,10 @@ enum DecisionTableDocument {
             FAMILY_REVOKE -> familyRevocation, ASSIGNMENT_REVOKE -> assignmentRevocation, other -> unknown with \
             a diagnostic). Without it the cause is inferred and marked so: PURCHASED with revocationDate -> \
             refund when revocationReason is 0, 1 or absent, else unknown; FAMILY_SHARED with revocationDate -> \
-            refund when revocationReason is 1, else unknown; a REVOKE notification for a FAMILY_SHARED \
-            transaction without revocationDate -> familyRevocation at the notification's signedDate, revoking \
-            that chain's transactions purchased up to it. A later transaction grants again; a stale snapshot does \
-            not undo it.
+            refund when revocationReason is 1, else unknown; any other ownership -> unknown; a REVOKE \
+            notification for a FAMILY_SHARED transaction without revocationDate -> familyRevocation at the \
+            notification's signedDate, revoking that chain's transactions purchased up to it. A later transaction \
+            grants again; a stale snapshot does not undo it.
             """
         ),
         8: (

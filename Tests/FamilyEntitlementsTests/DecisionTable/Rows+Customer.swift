@@ -22,6 +22,21 @@ extension DecisionRow {
                 products: [ProductExpectation(Given.monthly, .billingRetry, access: false)],
                 customer: .equals(.inactive), customerReason: .equals(.billingRetryFamilyMember)),
             DecisionRow(
+                rule: 11,
+                name: "billing retry on a copy of unknown ownership (ASSIGNED): not asked to update payment either",
+                source: "apple-facts 2 and 10: only the purchaser can manage; an unknown ownership cannot manage",
+                history: History(
+                    transactions: [
+                        Given.subscription("1210", from: 0, to: 30, ownership: OwnershipType(rawValue: "ASSIGNED"))
+                    ],
+                    renewalInfos: [Given.renewal("1210", signed: 30) { $0.isInBillingRetryPeriod = true }]),
+                asOf: 32,
+                products: [
+                    ProductExpectation(Given.monthly, .billingRetry, access: false) { $0.canManage = .equals(false) }
+                ],
+                customer: .equals(.inactive), customerReason: .equals(.billingRetryFamilyMember),
+                diagnostics: [.unknownOwnership]),
+            DecisionRow(
                 rule: 11, name: "one product active among expired ones: active",
                 source: "apple-facts 10",
                 history: History(transactions: [

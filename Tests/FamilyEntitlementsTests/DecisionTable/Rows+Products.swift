@@ -23,6 +23,14 @@ extension DecisionRow {
                     ProductExpectation(Given.monthly, .active, access: true),
                 ]),
             DecisionRow(
+                rule: 3, name: "exactly at the upgrade's purchaseDate: the older product is upgraded, the newer active",
+                source: "apple-facts 8: an upgrade takes effect at once",
+                history: History(transactions: [basic, upgrade]), asOf: 10,
+                products: [
+                    ProductExpectation(Given.basic, .upgraded, access: false),
+                    ProductExpectation(Given.monthly, .active, access: true),
+                ]),
+            DecisionRow(
                 rule: 3, name: "upgrade known only from isUpgraded on the old transaction: upgraded, no access",
                 source: "apple-facts 8: the old transaction gets isUpgraded = true and grants no more",
                 history: History(transactions: [

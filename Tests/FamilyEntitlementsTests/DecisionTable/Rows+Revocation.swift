@@ -80,6 +80,23 @@ extension DecisionRow {
                     }
                 ], customer: .equals(.inactive), customerReason: .equals(.revoked)),
             DecisionRow(
+                rule: 7, name: "no revocationType, an unknown ownership (ASSIGNED): cause unknown, inferred, reported",
+                source: "apple-facts 2: no server value of the assigned ownership is documented; never guess a refund",
+                history: History(transactions: [
+                    Given.subscription(
+                        "7302", from: 0, to: 30, ownership: OwnershipType(rawValue: "ASSIGNED"), signed: 3
+                    ) {
+                        $0.revocationDate = Given.day(3)
+                        $0.revocationReason = .otherReason
+                    }
+                ]), asOf: 5,
+                products: [
+                    ProductExpectation(Given.monthly, .revoked, access: false) {
+                        $0.revocationCause = .equals(.unknown)
+                        $0.causeInferred = .equals(true)
+                    }
+                ], customer: .equals(.inactive), customerReason: .equals(.revoked), diagnostics: [.unknownOwnership]),
+            DecisionRow(
                 rule: 7, name: "a REVOKE earlier than a refund snapshot decides the cause: familyRevocation",
                 source: "apple-facts 4: the earliest revocation ends access; a departure's REVOKE carries no "
                     + "revocationDate (seed documents; Apple documents revocationDate for family revocations too)",
@@ -114,6 +131,15 @@ extension DecisionRow {
                         $0.because = ["REVOKE notification"]
                     }
                 ], customer: .equals(.inactive), customerReason: .equals(.familyRevocation)),
+            DecisionRow(
+                rule: 7, name: "exactly at a REVOKE's signedDate: revoked, familyRevocation",
+                source: "apple-facts 4: REVOKE ends access",
+                history: History(transactions: [shared], notifications: [revoke]), asOf: 10,
+                products: [
+                    ProductExpectation(Given.monthly, .revoked, access: false) {
+                        $0.revocationCause = .equals(.familyRevocation)
+                    }
+                ]),
             DecisionRow(
                 rule: 7, name: "before the REVOKE's signedDate the member still had access",
                 source: "decision table: the instant of evaluation is explicit",

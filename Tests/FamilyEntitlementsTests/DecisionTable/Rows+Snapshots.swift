@@ -62,6 +62,18 @@ extension DecisionRow {
                 products: [ProductExpectation(Given.monthly, .revoked, access: false)],
                 diagnostics: [.conflictingSnapshots]),
             DecisionRow(
+                rule: 1, name: "two different revoking snapshots with one signedDate: reported, still revoked",
+                source: "decision table: a tie the revocation cannot settle is reported, never settled by arrival",
+                history: History(transactions: [
+                    refunded,
+                    Given.subscription("1001", from: 0, to: 30, signed: 10) {
+                        $0.revocationDate = Given.day(10)
+                        $0.revocationType = .refundFull
+                    },
+                ]), asOf: 15,
+                products: [ProductExpectation(Given.monthly, .revoked, access: false)],
+                diagnostics: [.conflictingSnapshots]),
+            DecisionRow(
                 rule: 1, name: "a transaction purchased after the instant does not count yet: the customer is new",
                 source: "decision table: the instant of evaluation is explicit",
                 history: History(transactions: [Given.subscription("1001", from: 20, to: 50)]), asOf: 10,

@@ -267,6 +267,32 @@ extension DecisionRow {
                 products: [
                     ProductExpectation(Given.monthly, .active, access: true) { $0.transactionId = .equals("2101") }
                 ]),
+            DecisionRow(
+                rule: 2, name: "two periods of one chain grant at once: the one that lasts longer is reported",
+                source: "decision table: the product is granted while any transaction grants, the longest reported",
+                history: History(transactions: [
+                    Given.subscription("2101", from: 0, to: 40),
+                    Given.subscription("2102", original: "2101", from: 10, to: 30),
+                ]), asOf: 20,
+                products: [
+                    ProductExpectation(Given.monthly, .active, access: true) {
+                        $0.transactionId = .equals("2101")
+                        $0.expiresDate = .equals(Given.day(40))
+                    }
+                ]),
+            DecisionRow(
+                rule: 2,
+                name:
+                    "two transactions of one chain bought in the same millisecond: the greater transactionId is newest",
+                source: "decision table: the same entries in any order give the same answer; ties never follow arrival",
+                history: History(
+                    transactions: [
+                        Given.subscription("2102", original: "2101", from: 0, to: 30),
+                        Given.subscription("2101", from: 0, to: 30),
+                    ], renewalInfos: [graceTo40]), asOf: 35,
+                products: [
+                    ProductExpectation(Given.monthly, .gracePeriod, access: true) { $0.transactionId = .equals("2102") }
+                ]),
         ]
     }()
 }
