@@ -70,6 +70,19 @@ extension DecisionRow {
                 ],
                 customer: .equals(.active), diagnostics: [.signedAfterInstant]),
             DecisionRow(
+                rule: 1, name: "audit from snapshots all signed later: an extension signed later does not reach back",
+                source: "decision table: the snapshot signed nearest the instant speaks for it",
+                history: History(transactions: [
+                    Given.subscription("1401", from: 0, to: 30, signed: 100),
+                    Given.subscription("1401", from: 0, to: 40, signed: 120),
+                ]), asOf: 35,
+                products: [
+                    ProductExpectation(Given.monthly, .expired, access: false) {
+                        $0.expiresDate = .equals(Given.day(30))
+                    }
+                ],
+                customer: .equals(.inactive), diagnostics: [.signedAfterInstant]),
+            DecisionRow(
                 rule: 1, name: "a later snapshot may take access away: a revocation dated by the instant counts",
                 source: "decision table: a later snapshot may take access away, never give it",
                 history: History(transactions: [
