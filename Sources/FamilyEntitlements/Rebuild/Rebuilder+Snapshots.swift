@@ -62,10 +62,22 @@ extension Rebuilder {
             let inRetry = info.isInBillingRetryPeriod == true
             return (inRetry ? info.gracePeriodExpiresDate ?? .distantPast : .distantPast, inRetry ? 1 : 0)
         }
+        let instant = instant
+        // Only where a renewal info is signed after the instant: the chains with a purchase by then, whose renewal
+        // info set aside is worth reporting.
+        let purchased: Set<String> =
+            snapshots.contains { ($0.signedDate ?? .distantPast) > instant }
+            ? Set(
+                admitted.admittedIndices.compactMap { index in
+                    admitted.transactions[index].purchaseDate.flatMap {
+                        $0 <= instant ? admitted.transactions[index].originalTransactionId : nil
+                    }
+                }) : []
         var newest = newest(
             Array(snapshots.indices), key: { snapshots[$0].originalTransactionId },
             signed: { snapshots[$0].signedDate }, grantsLess: { restriction($0) < restriction($1) },
-            revoked: { _ in nil }, relevant: { _ in true }, same: { snapshots[$0] == snapshots[$1] },
+            revoked: { _ in nil }, relevant: { purchased.contains(snapshots[$0].originalTransactionId ?? "") },
+            same: { snapshots[$0] == snapshots[$1] },
             sameFacts: { snapshots[$0].unsigned == snapshots[$1].unsigned }, json: { Self.json(of: snapshots[$0]) },
             name: { "renewal info of original transaction \($0)" })
         for (originalId, rejectedDate) in admitted.rejectedRenewalInfos {
