@@ -93,7 +93,8 @@ extension Rebuilder {
             transaction.pointee.quantity.map({ $0 >= 1 }) ?? true, transaction.pointee.price.map({ $0 >= 0 }) ?? true
         else { return false }
         if let catalog, let bundleId = catalog.bundleId, transaction.pointee.bundleId != bundleId { return false }
-        if let catalogType = catalogProducts[productId]?.type, let type = transaction.pointee.type,
+        if !catalogProducts.isEmpty, let catalogType = catalogProducts[productId]?.type,
+            let type = transaction.pointee.type,
             type != catalogType
         {
             return false
