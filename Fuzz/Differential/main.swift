@@ -33,6 +33,9 @@ public func fuzzDifferential(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CI
     check(TransactionHistoryResponse.self, data, isJSON: isJSON)
     check(SubscriptionStatusesResponse.self, data, isJSON: isJSON)
     check(NotificationRequestBody.self, data, isJSON: isJSON)
+    check(TransactionInfoResponse.self, data, isJSON: isJSON)
+    check(NotificationHistoryResponse.self, data, isJSON: isJSON)
+    check(ExtendRenewalDateResponse.self, data, isJSON: isJSON)
     if bytes.allSatisfy({ $0 < 0x80 }) {
         let text = String(decoding: bytes, as: UTF8.self)
         guard Base64URL.decode(text) == Base64URL.referenceDecode(text) else {

@@ -68,15 +68,51 @@ enum FuzzProperty {
 
     static func appStoreDocument(_ data: Data) {
         guard let document = try? AppStoreDocument(data: data) else { return }
+        var warnings: [PayloadDecodingWarning] = []
         switch document {
-        case .notificationRequestBody(let body): _ = try? body.decodeNotificationUnverified()
-        case .transactionHistory(let history): _ = try? history.decodeTransactionsUnverified()
-        case .subscriptionStatuses(let statuses): _ = try? statuses.decodeLastTransactionsUnverified()
-        case .notification(let notification): _ = try? notification.decodingNestedPayloadsUnverified()
-        case .transaction, .renewalInfo, .appTransaction: break
+        case .notificationRequestBody(let body):
+            let lenient = body.decodeNotificationUnverified(reportingFailuresIn: &warnings)
+            agree(try? body.decodeNotificationUnverified(), lenient, warnings, "a notification body")
+        case .transactionHistory(let history):
+            let lenient = history.decodeTransactionsUnverified(reportingFailuresIn: &warnings)
+            agree(try? history.decodeTransactionsUnverified(), lenient, warnings, "a history page")
+        case .subscriptionStatuses(let statuses):
+            let lenient = statuses.decodeLastTransactionsUnverified(reportingFailuresIn: &warnings)
+            let strict = try? statuses.decodeLastTransactionsUnverified()
+            agree(strict?.transactions, lenient.transactions, warnings, "a status response")
+        case .notification(let notification):
+            let lenient = notification.decodingNestedPayloadsUnverified(reportingFailuresIn: &warnings)
+            agree(try? notification.decodingNestedPayloadsUnverified(), lenient, warnings, "a notification")
+        case .transactionInfo(let info):
+            let lenient = info.decodeTransactionUnverified(reportingFailuresIn: &warnings)
+            agree(try? info.decodeTransactionUnverified(), lenient, warnings, "a transaction info body")
+        case .notificationHistory(let page):
+            let lenient = page.decodeNotificationsUnverified(reportingFailuresIn: &warnings)
+            agree(try? page.decodeNotificationsUnverified(), lenient, warnings, "a notification history page")
+        case .transaction, .renewalInfo, .appTransaction, .renewalExtension: break
+        }
+        if let names = try? JSONDecoder().decode([String: JSONValue].self, from: data).keys,
+            !Set(names).isEmpty, !document.kind.fits(Set(names))
+        {
+            fail("recognised as \(document.kind), which its members do not fit")
         }
         if (try? AppStoreDocument(data: data, as: document.kind)) != document {
             fail("decoding as the recognised kind \(document.kind) gives another document")
+        }
+    }
+
+    /// Where the strict decoding of nested strings succeeds, the lenient one gives the same values and reports no
+    /// undecodable string; where the strict one fails, the lenient one reports at least one.
+    private static func agree<Value: Equatable>(
+        _ strict: Value?, _ lenient: Value?, _ warnings: [PayloadDecodingWarning], _ what: String
+    ) {
+        let undecodable = warnings.filter { $0.code == .undecodableSignedString }
+        if let strict {
+            if strict != lenient || !undecodable.isEmpty {
+                fail("\(what): the lenient nested decoding differs where the strict one succeeds")
+            }
+        } else if undecodable.isEmpty {
+            fail("\(what): the strict nested decoding fails and the lenient one reports nothing")
         }
     }
 

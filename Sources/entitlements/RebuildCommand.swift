@@ -11,6 +11,7 @@ enum RebuildCommand {
         var catalogPath: String?
         var format = "table"
         var maxInputBytes = Input.defaultLimit
+        var kind: AppStoreDocument.Kind?
     }
 
     static func parse(_ arguments: [String]) throws -> Options {
@@ -31,6 +32,8 @@ enum RebuildCommand {
                     throw UsageError("--environment takes Production, Sandbox, Xcode or LocalTesting, not \"\(value)\"")
                 }
                 options.environment = environment
+            case "--kind":
+                options.kind = try DocumentKind.parse(try value(for: argument, from: &remaining))
             case "--catalog":
                 options.catalogPath = try value(for: argument, from: &remaining)
             case "--max-input-bytes":
@@ -57,7 +60,10 @@ enum RebuildCommand {
         var asOf = options.asOf
         var catalog: ProductCatalog?
         if let path = options.path {
-            let decoded = try History.decodeUnverified(try Input.read(path, limit: options.maxInputBytes))
+            let data = try Input.read(path, limit: options.maxInputBytes)
+            let decoded = try DocumentKind.decode { () throws(PayloadDecodingError) in
+                try History.decodeUnverified(data, as: options.kind)
+            }
             if decoded.unverifiedJWSCount > 0 {
                 Output.error(
                     "entitlements: note: \(decoded.unverifiedJWSCount) JWS signature(s) were NOT verified; the "
@@ -76,6 +82,9 @@ enum RebuildCommand {
             Output.error(
                 "entitlements: no FILE given; running the shipped scenario \"\(scenario.rawValue)\": "
                     + scenario.summary)
+        }
+        guard options.kind == nil || options.path != nil else {
+            throw UsageError("--kind names the kind of FILE; give a FILE")
         }
         if let catalogPath = options.catalogPath {
             catalog = try ProductCatalog(jsonData: try Input.read(catalogPath, limit: options.maxInputBytes))

@@ -31,6 +31,8 @@ enum AppleSamples {
 struct ModelSample: CustomTestStringConvertible, Sendable {
     let file: String
     let summary: String
+    /// The kind the library claims the file is, recognised from its members; nil for a file of no kind it reads.
+    var kind: AppStoreDocument.Kind? = nil
     let check: @Sendable (Data) throws -> Void
 
     var testDescription: String { "models/\(file): \(summary)" }
@@ -40,7 +42,7 @@ struct ModelSample: CustomTestStringConvertible, Sendable {
         _ file: String, as type: T.Type, kind: AppStoreDocument.Kind, _ summary: String,
         check: @escaping @Sendable (T) throws -> Void
     ) -> ModelSample {
-        ModelSample(file: file, summary: "decodes as \(T.self): \(summary)") { data in
+        ModelSample(file: file, summary: "decodes as \(T.self): \(summary)", kind: kind) { data in
             let payload = try T(jsonData: data)
             let document = try AppStoreDocument(data: data)
             #expect(document.kind == kind)
@@ -49,15 +51,20 @@ struct ModelSample: CustomTestStringConvertible, Sendable {
         }
     }
 
-    /// A file this library does not read: it must still be a JSON object, so the table's reason can be trusted.
+    /// A file this library does not read: a JSON object, so the table's reason can be trusted, that passes as no kind
+    /// the library claims (`unrecognised_document`), so that none of its members is lost to a misreading.
     static func notEntitlementPayload(_ file: String, _ reason: String) -> ModelSample {
-        ModelSample(file: file, summary: "not an entitlement payload (\(reason)); parses as a JSON object") { data in
+        ModelSample(
+            file: file, summary: "not an entitlement payload (\(reason)); a JSON object of no kind the library reads"
+        ) { data in
             let value = try JSONDecoder().decode(JSONValue.self, from: data)
             guard case .object(let members) = value else {
                 Issue.record("models/\(file) is not a JSON object: \(value)")
                 return
             }
             #expect(!members.isEmpty)
+            let error = decodingError { try AppStoreDocument(data: data) }
+            #expect(error?.code == .unrecognisedDocument, "models/\(file) passes as a kind the library claims")
         }
     }
 
@@ -171,6 +178,11 @@ struct ModelSample: CustomTestStringConvertible, Sendable {
             let error = decodingError { try notification.decodingNestedPayloadsUnverified() }
             #expect(error?.code == .malformedJWS)
             #expect(error?.path == "data.signedTransactionInfo")
+            var warnings: [PayloadDecodingWarning] = []
+            let kept = notification.decodingNestedPayloadsUnverified(reportingFailuresIn: &warnings)
+            #expect(kept == notification, "the placeholders are kept as sent, nothing decoded from them")
+            #expect(warnings.map(\.path) == ["data.signedTransactionInfo", "data.signedRenewalInfo"])
+            #expect(warnings.allSatisfy { $0.code == .undecodableSignedString })
         },
         .payload(
             "signedConsumptionRequestNotification.json", as: NotificationPayload.self, kind: .notification,
@@ -247,6 +259,58 @@ struct ModelSample: CustomTestStringConvertible, Sendable {
             let error = decodingError { try history.decodeTransactionsUnverified() }
             #expect(error?.code == .malformedJWS)
             #expect(error?.path == "signedTransactions[0]")
+            var warnings: [PayloadDecodingWarning] = []
+            #expect(history.decodeTransactionsUnverified(reportingFailuresIn: &warnings) == [])
+            #expect(warnings.map(\.path) == ["signedTransactions[0]", "signedTransactions[1]"])
+        },
+        .payload(
+            "transactionInfoResponse.json", as: TransactionInfoResponse.self, kind: .transactionInfo,
+            "Get Transaction Info; its placeholder string is kept, rejected at signedTransactionInfo"
+        ) { body in
+            #expect(body.signedTransactionInfo == "signed_transaction_info_value")
+            let error = decodingError { try body.decodeTransactionUnverified() }
+            #expect(error?.code == .malformedJWS)
+            #expect(error?.path == "signedTransactionInfo")
+        },
+        .payload(
+            "getNotificationHistoryResponse.json", as: NotificationHistoryResponse.self, kind: .notificationHistory,
+            "Get Notification History page of 2 with send attempts; placeholders kept, reported per item"
+        ) { page in
+            #expect(page.paginationToken == "57715481-805a-4283-8499-1c19b5d6b20a")
+            #expect(page.hasMore == true)
+            #expect(page.nextPaginationToken == "57715481-805a-4283-8499-1c19b5d6b20a")
+            let items = try #require(page.notificationHistory)
+            #expect(items.map(\.signedPayload) == ["signed_payload_one", "signed_payload_two"])
+            #expect(
+                items.map { $0.sendAttempts?.map(\.sendAttemptResult) } == [
+                    [.noResponse, .success], [.circularRedirect],
+                ])
+            #expect(
+                items.map { $0.sendAttempts?.map { wholeMilliseconds($0.attemptDate) } } == [
+                    [1_698_148_900_000, 1_698_148_950_000], [1_698_148_800_000],
+                ])
+            var warnings: [PayloadDecodingWarning] = []
+            #expect(page.decodeNotificationsUnverified(reportingFailuresIn: &warnings) == [])
+            #expect(
+                warnings.map(\.path) == [
+                    "notificationHistory[0].signedPayload", "notificationHistory[1].signedPayload",
+                ])
+        },
+        .payload(
+            "extendSubscriptionRenewalDateResponse.json", as: ExtendRenewalDateResponse.self, kind: .renewalExtension,
+            "renewal date of 2312412 extended to 1698148900000, success true"
+        ) { response in
+            #expect(response.originalTransactionId == "2312412")
+            #expect(response.webOrderLineItemId == "9993")
+            #expect(response.success == true)
+            #expect(wholeMilliseconds(response.effectiveDate) == 1_698_148_900_000)
+        },
+        .payload(
+            "advancedCommerceRequestRefundResponse.json", as: TransactionInfoResponse.self, kind: .transactionInfo,
+            "an Advanced Commerce refund response has Get Transaction Info's one member and meaning: read as one, "
+                + "no member lost"
+        ) { body in
+            #expect(body.signedTransactionInfo == "signed_transaction_info_value")
         },
         .payload(
             "getAllSubscriptionStatusesResponse.json", as: SubscriptionStatusesResponse.self,
@@ -292,13 +356,10 @@ struct ModelSample: CustomTestStringConvertible, Sendable {
             ("appData.json", "a RESCIND_CONSENT notification's appData alone; read through the notification"),
             ("decodedRealtimeRequest.json", "a Retention Messaging realtime request"),
             ("appTransactionInfoResponse.json", "a Get App Transaction Info body wrapping one signed app transaction"),
-            ("transactionInfoResponse.json", "a Get Transaction Info body wrapping one signed transaction"),
             ("getRefundHistoryResponse.json", "a Get Refund History page; refunds are read from the transactions"),
             ("lookupOrderIdResponse.json", "a Look Up Order ID body"),
-            ("getNotificationHistoryResponse.json", "a Get Notification History page of send attempts"),
             ("getTestNotificationStatusResponse.json", "a test notification's send attempts"),
             ("requestTestNotificationResponse.json", "a test notification token"),
-            ("extendSubscriptionRenewalDateResponse.json", "a renewal-date extension result"),
             ("extendRenewalDateForAllActiveSubscribersResponse.json", "a mass renewal-date extension request id"),
             ("getStatusOfSubscriptionRenewalDateExtensionsResponse.json", "a mass renewal-date extension status"),
             ("getDefaultMessageResponse.json", "a Retention Messaging default message"),
@@ -321,7 +382,7 @@ struct ModelSample: CustomTestStringConvertible, Sendable {
             "advancedCommerceDescriptors.json", "advancedCommerceOffer.json",
             "advancedCommerceOneTimeChargeCreateRequest.json", "advancedCommerceOneTimeChargeItem.json",
             "advancedCommerceRequestInfo.json", "advancedCommerceRequestRefundItem.json",
-            "advancedCommerceRequestRefundRequest.json", "advancedCommerceRequestRefundResponse.json",
+            "advancedCommerceRequestRefundRequest.json",
             "advancedCommerceSubscriptionCancelRequest.json", "advancedCommerceSubscriptionCancelResponse.json",
             "advancedCommerceSubscriptionChangeMetadataDescriptors.json",
             "advancedCommerceSubscriptionChangeMetadataItem.json",
@@ -496,6 +557,21 @@ struct AppleSampleTests {
     @Test("each models/ file is what the table says", arguments: ModelSample.all)
     func model(_ sample: ModelSample) throws {
         try sample.check(try AppleSamples.data("models/" + sample.file))
+    }
+
+    @Test(
+        "the tool prints, for each models/ file of a kind it claims, the kind and the values the library checked",
+        .enabled(if: EntitlementsTool.executable != nil, "the entitlements executable is built"),
+        arguments: ModelSample.all.filter { $0.kind != nil })
+    func toolAgrees(_ sample: ModelSample) throws {
+        let data = try AppleSamples.data("models/" + sample.file)
+        let result = try EntitlementsTool.run(["decode", "-"], input: data)
+        #expect(result.status == 0, "\(result.standardError)")
+        let printed = try JSONDecoder().decode([String: JSONValue].self, from: Data(result.standardOutput.utf8))
+        #expect(printed["kind"] == .string(sample.kind?.rawValue ?? ""))
+        let document = try AppStoreDocument(data: data)
+        let expected = try JSONDecoder().decode(JSONValue.self, from: document.jsonData())
+        #expect(printed["document"] == expected)
     }
 
     @Test("every models/ file is classified, so a new sample is noticed")

@@ -51,6 +51,13 @@ struct AppleValueType: CustomTestStringConvertible, Sendable {
     static let all: [AppleValueType] = [
         .strings(OwnershipType.self, ["PURCHASED", "FAMILY_SHARED"]),
         .strings(
+            SendAttemptResult.self,
+            [
+                "SUCCESS", "TIMED_OUT", "TLS_ISSUE", "CIRCULAR_REDIRECT", "NO_RESPONSE", "SOCKET_ISSUE",
+                "UNSUPPORTED_CHARSET", "INVALID_RESPONSE", "PREMATURE_CLOSE", "UNSUCCESSFUL_HTTP_RESPONSE_CODE",
+                "OTHER",
+            ]),
+        .strings(
             NotificationType.self,
             [
                 "SUBSCRIBED", "DID_CHANGE_RENEWAL_PREF", "DID_CHANGE_RENEWAL_STATUS", "OFFER_REDEEMED", "DID_RENEW",

@@ -152,7 +152,7 @@ struct CommandLineTests {
             status: 1, standardError: "cannot read"),
         ExitCase(
             name: "decode of a compact JWS: success, says signatures were not verified", arguments: ["decode", "-"],
-            input: "eyJhbGciOiJFUzI1NiJ9.eyJ0cmFuc2FjdGlvbklkIjoiMSJ9.c2ln", status: 0,
+            input: "eyJhbGciOiJFUzI1NiJ9.eyJ0cmFuc2FjdGlvbklkIjoiMSIsInByb2R1Y3RJZCI6InAifQ.c2ln", status: 0,
             standardError: "NOT verified"),
     ]
 

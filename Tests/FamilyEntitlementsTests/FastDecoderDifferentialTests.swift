@@ -35,6 +35,9 @@ struct FastDecoderDifferentialTests {
         ("transaction history", { compare(TransactionHistoryResponse.self, $0) }),
         ("subscription statuses", { compare(SubscriptionStatusesResponse.self, $0) }),
         ("notification request body", { compare(NotificationRequestBody.self, $0) }),
+        ("transaction info", { compare(TransactionInfoResponse.self, $0) }),
+        ("notification history", { compare(NotificationHistoryResponse.self, $0) }),
+        ("renewal extension", { compare(ExtendRenewalDateResponse.self, $0) }),
     ]
 
     static func compare<T: AppStorePayload>(_ type: T.Type, _ data: Data) -> Comparison {
@@ -187,6 +190,11 @@ struct FastDecoderDifferentialTests {
             (try? SubscriptionStatusesResponse(referenceJSONData: data)).map { .subscriptionStatuses($0) }
         case .notificationRequestBody:
             (try? NotificationRequestBody(referenceJSONData: data)).map { .notificationRequestBody($0) }
+        case .transactionInfo: (try? TransactionInfoResponse(referenceJSONData: data)).map { .transactionInfo($0) }
+        case .notificationHistory:
+            (try? NotificationHistoryResponse(referenceJSONData: data)).map { .notificationHistory($0) }
+        case .renewalExtension:
+            (try? ExtendRenewalDateResponse(referenceJSONData: data)).map { .renewalExtension($0) }
         }
     }
 

@@ -31,6 +31,9 @@ struct FixtureTests {
             let decoded = try History.decodeUnverified(data)
             #expect(decoded.unverifiedJWSCount == 0, "a history fixture holds decoded payloads, not signed strings")
             #expect(try JSONValue.canonical(decoded.history.jsonData(), droppingEmptyArraysAbsentFrom: data) == file)
+        case ("APIResponses"?, _):
+            let document = try AppStoreDocument(data: data)
+            #expect(try JSONValue.canonical(document.jsonData()) == file)
         case ("Scenarios"?, "catalog.json"?):
             let catalog = try ProductCatalog(jsonData: data)
             #expect(try JSONValue.canonical(catalog.jsonData()) == file)
@@ -39,7 +42,10 @@ struct FixtureTests {
             #expect(try JSONValue.canonical(report.contractJSON()) == file)
         default:
             Issue.record(
-                "\(row.path) is neither Notifications/*.json nor Scenarios/*/history.json, catalog.json or expected.json"
+                """
+                \(row.path) is neither Notifications/*.json, APIResponses/*.json nor Scenarios/*/history.json, \
+                catalog.json or expected.json
+                """
             )
         }
     }

@@ -197,6 +197,10 @@ struct IntakeCase: CustomTestStringConvertible, Sendable {
         let verified = try await IntakeSample.intake.receive(signedPayload: signedPayload)
         #expect(verified.notification.data?.transactionInfo == transaction)
         #expect(verified.notification.data?.renewalInfo == IntakeSample.renewalInfo)
+        #expect(verified.warnings.map(\.code) == [.unsignedContentsIgnored], "the discarded contents are reported")
+        #expect(verified.warnings.map(\.path) == ["data.transactionInfo"])
+        let plain = try await IntakeSample.intake.receive(signedPayload: try IntakeSample.standard())
+        #expect(plain.warnings == [], "a notification as Apple sends it discards nothing")
     }
 
     struct BodyCase: CustomTestStringConvertible, Sendable {

@@ -38,6 +38,9 @@ extension AppStoreDocument {
         case .transactionHistory(let value): value as? T
         case .subscriptionStatuses(let value): value as? T
         case .notificationRequestBody(let value): value as? T
+        case .transactionInfo(let value): value as? T
+        case .notificationHistory(let value): value as? T
+        case .renewalExtension(let value): value as? T
         }
     }
 }

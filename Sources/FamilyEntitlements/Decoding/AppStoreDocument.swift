@@ -6,8 +6,10 @@
 
 /// Any one document this library reads: a decoded payload, a compact JWS of one, or an App Store Server API body.
 ///
-/// `AppStoreDocument(data:)` recognises the kind from the JSON keys present. Kinds that cannot be told apart by their
-/// keys (a transaction that carries only `environment` and `signedDate`, say) need `decode(_:as:)` with the kind.
+/// `AppStoreDocument(data:)` recognises the kind from the members its kind requires, never from any one member (see
+/// `Kind.recognise(_:)`); a document that fits no kind, or more than one, is an `unrecognised_document` error naming
+/// the kinds known. Kinds that cannot be told apart by their members (a transaction that carries only `environment`
+/// and `signedDate`, say) need `init(data:as:)` with the kind.
 public enum AppStoreDocument: Hashable, Sendable {
     case transaction(TransactionPayload)
     case renewalInfo(RenewalInfoPayload)
@@ -16,11 +18,16 @@ public enum AppStoreDocument: Hashable, Sendable {
     case transactionHistory(TransactionHistoryResponse)
     case subscriptionStatuses(SubscriptionStatusesResponse)
     case notificationRequestBody(NotificationRequestBody)
+    case transactionInfo(TransactionInfoResponse)
+    case notificationHistory(NotificationHistoryResponse)
+    case renewalExtension(ExtendRenewalDateResponse)
 
-    /// The kinds of document, for callers who know what they hold.
+    /// The kinds of document, for callers who know what they hold; the raw value is the name `entitlements decode`
+    /// prints as `kind` and takes with `--kind`.
     public enum Kind: String, CaseIterable, Hashable, Sendable {
         case transaction, renewalInfo, appTransaction, notification
         case transactionHistory, subscriptionStatuses, notificationRequestBody
+        case transactionInfo, notificationHistory, renewalExtension
     }
 
     /// The kind of this document.
@@ -33,6 +40,9 @@ public enum AppStoreDocument: Hashable, Sendable {
         case .transactionHistory: .transactionHistory
         case .subscriptionStatuses: .subscriptionStatuses
         case .notificationRequestBody: .notificationRequestBody
+        case .transactionInfo: .transactionInfo
+        case .notificationHistory: .notificationHistory
+        case .renewalExtension: .renewalExtension
         }
     }
 
@@ -52,7 +62,7 @@ public enum AppStoreDocument: Hashable, Sendable {
         if let kind {
             resolved = kind
         } else {
-            resolved = try Self.recognise(try Self.topLevelKeys(of: json))
+            resolved = try Kind.recognise(try Self.topLevelKeys(of: json))
         }
         switch resolved {
         case .transaction: self = .transaction(try TransactionPayload(jsonData: json))
@@ -63,6 +73,9 @@ public enum AppStoreDocument: Hashable, Sendable {
         case .subscriptionStatuses: self = .subscriptionStatuses(try SubscriptionStatusesResponse(jsonData: json))
         case .notificationRequestBody:
             self = .notificationRequestBody(try NotificationRequestBody(jsonData: json))
+        case .transactionInfo: self = .transactionInfo(try TransactionInfoResponse(jsonData: json))
+        case .notificationHistory: self = .notificationHistory(try NotificationHistoryResponse(jsonData: json))
+        case .renewalExtension: self = .renewalExtension(try ExtendRenewalDateResponse(jsonData: json))
         }
     }
 
@@ -85,26 +98,6 @@ public enum AppStoreDocument: Hashable, Sendable {
             guard first < text.count, text[first] != .openBrace, text[first] != .openBracket else { return false }
             return text.contains(.dot)
         }
-    }
-
-    static func recognise(_ keys: Set<String>) throws(PayloadDecodingError) -> Kind {
-        func any(_ names: String...) -> Bool { names.contains(where: keys.contains) }
-        if any("signedPayload") { return .notificationRequestBody }
-        if any("signedTransactions") { return .transactionHistory }
-        if any("notificationType", "notificationUUID") { return .notification }
-        if any("receiptType", "applicationVersion", "originalApplicationVersion") { return .appTransaction }
-        if any("data"), any("bundleId", "appAppleId", "environment") { return .subscriptionStatuses }
-        if any("transactionId", "purchaseDate", "inAppOwnershipType", "type", "transactionReason", "webOrderLineItemId")
-        {
-            return .transaction
-        }
-        if any("autoRenewStatus", "autoRenewProductId", "renewalDate", "isInBillingRetryPeriod", "expirationIntent") {
-            return .renewalInfo
-        }
-        throw PayloadDecodingError(
-            code: .unrecognisedDocument, path: "",
-            message: "cannot tell which kind of App Store document this is from its keys "
-                + "(\(keys.sorted().joined(separator: ", "))); name the kind explicitly")
     }
 }
 

@@ -64,6 +64,9 @@ extension NotificationPayload: AppStorePayload {}
 extension TransactionHistoryResponse: AppStorePayload {}
 extension SubscriptionStatusesResponse: AppStorePayload {}
 extension NotificationRequestBody: AppStorePayload {}
+extension TransactionInfoResponse: AppStorePayload {}
+extension NotificationHistoryResponse: AppStorePayload {}
+extension ExtendRenewalDateResponse: AppStorePayload {}
 
 /// The reference JSON path, Foundation's `JSONDecoder` and `JSONEncoder`: the only place the library hands bytes to
 /// Foundation's JSON parser.

@@ -13,6 +13,10 @@ public struct PayloadDecodingWarning: Hashable, Sendable, CustomStringConvertibl
         /// `data.signedTransactionInfo`, `data.renewalInfo` beside `data.signedRenewalInfo`), which Apple never sends:
         /// the contents come from the signed string, and the unsigned ones are ignored.
         public static let unsignedContentsIgnored = Code(rawValue: "unsigned_contents_ignored")
+        /// A signed string nested in the document (`data.signedTransactionInfo`, `signedTransactions[2]`, an item's
+        /// `signedPayload`) is not a JWS of the payload it should hold: it is kept as sent, as Apple's library keeps
+        /// it, and nothing is taken from it, while the document around it is read.
+        public static let undecodableSignedString = Code(rawValue: "undecodable_signed_string")
     }
 
     /// What was set aside.
@@ -30,6 +34,13 @@ public struct PayloadDecodingWarning: Hashable, Sendable, CustomStringConvertibl
 
     public var description: String {
         path.isEmpty ? "\(code): \(message)" : "\(code) at \(path): \(message)"
+    }
+
+    /// The warning for a nested signed string at `path` that decoding refused with `error`.
+    static func undecodable(at path: String, _ error: PayloadDecodingError) -> PayloadDecodingWarning {
+        PayloadDecodingWarning(
+            code: .undecodableSignedString, path: path,
+            message: "the signed string cannot be decoded (\(error)); it is kept as sent and nothing is taken from it")
     }
 
     /// The same warning, found inside a document nested at `prefix`.

@@ -110,3 +110,186 @@ extension NotificationRequestBody {
         }
     }
 }
+
+/// Decoding of nested JWS strings, unverified, that reads the document around a string it cannot decode.
+///
+/// Apple's library decodes a notification or an API body whose nested signed strings are not JWS and keeps those
+/// strings as they are; so do these: each string that cannot be decoded is kept as sent, nothing is taken from it,
+/// and an `undecodable_signed_string` warning naming its path is appended to `warnings`. The throwing forms above
+/// refuse the document instead.
+extension NotificationPayload {
+    /// The notification with `data.transactionInfo` and `data.renewalInfo` decoded from their signed strings where
+    /// they decode; where one does not, its decoded contents are absent (never the unsigned ones written beside it).
+    public func decodingNestedPayloadsUnverified(
+        reportingFailuresIn warnings: inout [PayloadDecodingWarning]
+    ) -> NotificationPayload {
+        guard var data else { return self }
+        if let signed = data.signedTransactionInfo {
+            data.transactionInfo = decodeNested(
+                signed, as: TransactionPayload.self, at: "data.signedTransactionInfo", warnings: &warnings)
+        }
+        if let signed = data.signedRenewalInfo {
+            data.renewalInfo = decodeNested(
+                signed, as: RenewalInfoPayload.self, at: "data.signedRenewalInfo", warnings: &warnings)
+        }
+        var copy = self
+        copy.data = data
+        return copy
+    }
+}
+
+extension TransactionHistoryResponse {
+    /// The page's transactions that decode, unverified, in the order given.
+    public func decodeTransactionsUnverified(
+        reportingFailuresIn warnings: inout [PayloadDecodingWarning]
+    ) -> [TransactionPayload] {
+        (signedTransactions ?? []).enumerated().compactMap { index, signed in
+            decodeNested(signed, as: TransactionPayload.self, at: "signedTransactions[\(index)]", warnings: &warnings)
+        }
+    }
+}
+
+extension SubscriptionStatusesResponse {
+    /// The newest transaction and renewal information of each chain that decode, unverified, in the order given.
+    public func decodeLastTransactionsUnverified(
+        reportingFailuresIn warnings: inout [PayloadDecodingWarning]
+    ) -> (transactions: [TransactionPayload], renewalInfos: [RenewalInfoPayload]) {
+        var transactions: [TransactionPayload] = []
+        var renewalInfos: [RenewalInfoPayload] = []
+        for (groupIndex, group) in (data ?? []).enumerated() {
+            for (index, item) in (group.lastTransactions ?? []).enumerated() {
+                let path = "data[\(groupIndex)].lastTransactions[\(index)]"
+                if let signed = item.signedTransactionInfo,
+                    let transaction = decodeNested(
+                        signed, as: TransactionPayload.self, at: path + ".signedTransactionInfo", warnings: &warnings)
+                {
+                    transactions.append(transaction)
+                }
+                if let signed = item.signedRenewalInfo,
+                    let renewalInfo = decodeNested(
+                        signed, as: RenewalInfoPayload.self, at: path + ".signedRenewalInfo", warnings: &warnings)
+                {
+                    renewalInfos.append(renewalInfo)
+                }
+            }
+        }
+        return (transactions, renewalInfos)
+    }
+}
+
+extension NotificationRequestBody {
+    /// The notification in `signedPayload` with its nested payloads, decoded unverified where they decode; nil where
+    /// `signedPayload` is absent or does not decode.
+    public func decodeNotificationUnverified(
+        reportingFailuresIn warnings: inout [PayloadDecodingWarning]
+    ) -> NotificationPayload? {
+        guard let signedPayload else {
+            warnings.append(
+                PayloadDecodingWarning(
+                    code: .undecodableSignedString, path: "signedPayload",
+                    message: "the body has no signedPayload; nothing is taken from it"))
+            return nil
+        }
+        return decodeSignedNotification(signedPayload, at: "signedPayload", warnings: &warnings)
+    }
+}
+
+extension TransactionInfoResponse {
+    /// The transaction in `signedTransactionInfo`, decoded unverified. Errors name `signedTransactionInfo`.
+    public func decodeTransactionUnverified() throws(PayloadDecodingError) -> TransactionPayload {
+        guard let signedTransactionInfo else {
+            throw PayloadDecodingError(
+                code: .missingValue, path: "signedTransactionInfo", message: "the body has no signedTransactionInfo")
+        }
+        return try decodeUnverifiedJWS(signedTransactionInfo, as: TransactionPayload.self, at: "signedTransactionInfo")
+    }
+
+    /// The transaction in `signedTransactionInfo`, decoded unverified; nil where it is absent or does not decode.
+    public func decodeTransactionUnverified(
+        reportingFailuresIn warnings: inout [PayloadDecodingWarning]
+    ) -> TransactionPayload? {
+        guard let signedTransactionInfo else {
+            warnings.append(
+                PayloadDecodingWarning(
+                    code: .undecodableSignedString, path: "signedTransactionInfo",
+                    message: "the body has no signedTransactionInfo; nothing is taken from it"))
+            return nil
+        }
+        return decodeNested(
+            signedTransactionInfo, as: TransactionPayload.self, at: "signedTransactionInfo", warnings: &warnings)
+    }
+}
+
+extension NotificationHistoryResponse {
+    /// The page's notifications with their nested payloads, all decoded unverified, in the order given. Errors name
+    /// `notificationHistory[2].signedPayload` and so on.
+    ///
+    /// An item without `signedPayload` is an error: Apple lists only notifications it sent.
+    public func decodeNotificationsUnverified() throws(PayloadDecodingError) -> [NotificationPayload] {
+        var notifications: [NotificationPayload] = []
+        for (index, item) in (notificationHistory ?? []).enumerated() {
+            let path = "notificationHistory[\(index)].signedPayload"
+            guard let signedPayload = item.signedPayload else {
+                throw PayloadDecodingError(code: .missingValue, path: path, message: "the item has no signedPayload")
+            }
+            let notification = try decodeUnverifiedJWS(signedPayload, as: NotificationPayload.self, at: path)
+            do {
+                notifications.append(try notification.decodingNestedPayloadsUnverified())
+            } catch {
+                throw error.nested(under: path)
+            }
+        }
+        return notifications
+    }
+
+    /// The page's notifications that decode, with their nested payloads where those decode, unverified, in the
+    /// order given; an item without `signedPayload` is reported too.
+    public func decodeNotificationsUnverified(
+        reportingFailuresIn warnings: inout [PayloadDecodingWarning]
+    ) -> [NotificationPayload] {
+        (notificationHistory ?? []).enumerated().compactMap { index, item in
+            let path = "notificationHistory[\(index)].signedPayload"
+            guard let signedPayload = item.signedPayload else {
+                warnings.append(
+                    PayloadDecodingWarning(
+                        code: .undecodableSignedString, path: path,
+                        message: "the item has no signedPayload; nothing is taken from it"))
+                return nil
+            }
+            return decodeSignedNotification(signedPayload, at: path, warnings: &warnings)
+        }
+    }
+
+    /// How many signed strings the page holds, nested ones included, whether or not they decode.
+    func signedStringCount() -> Int {
+        (notificationHistory ?? []).reduce(0) { count, item in
+            guard let signedPayload = item.signedPayload else { return count }
+            let nested = (try? decodeUnverifiedJWS(signedPayload, as: NotificationPayload.self))?.nestedSignedCount
+            return count + 1 + (nested ?? 0)
+        }
+    }
+}
+
+/// A signed notification at `path` and its nested payloads, decoded unverified where they decode.
+func decodeSignedNotification(
+    _ signedPayload: String, at path: String, warnings: inout [PayloadDecodingWarning]
+) -> NotificationPayload? {
+    guard let notification = decodeNested(signedPayload, as: NotificationPayload.self, at: path, warnings: &warnings)
+    else { return nil }
+    var nested: [PayloadDecodingWarning] = []
+    let decoded = notification.decodingNestedPayloadsUnverified(reportingFailuresIn: &nested)
+    warnings += (notification.unsignedContentsBesideSignedStrings + nested).map { $0.nested(under: path) }
+    return decoded
+}
+
+/// A nested signed string decoded unverified, or nil with an `undecodable_signed_string` warning at `path`.
+func decodeNested<T: AppStorePayload>(
+    _ compact: String, as type: T.Type, at path: String, warnings: inout [PayloadDecodingWarning]
+) -> T? {
+    do {
+        return try decodeUnverifiedJWS(compact, as: type)
+    } catch {
+        warnings.append(.undecodable(at: path, error))
+        return nil
+    }
+}

@@ -27,13 +27,15 @@ extension History {
     /// (no trailing commas, no UTF-16), with errors naming the JSON path, such as `transactions[3].price`, or the byte
     /// offset of malformed JSON. For inspection, tools and tests: a service must verify every signed string before
     /// trusting it.
-    public static func decodeUnverified(_ data: some DataProtocol) throws(PayloadDecodingError) -> UnverifiedDecoding {
+    public static func decodeUnverified(
+        _ data: some DataProtocol, as kind: AppStoreDocument.Kind? = nil
+    ) throws(PayloadDecodingError) -> UnverifiedDecoding {
         let bytes = Data(data)
-        if Self.firstSignificantByte(of: bytes) == UInt8(ascii: "[") {
+        if kind == nil, Self.firstSignificantByte(of: bytes) == UInt8(ascii: "[") {
             let transactions = try History.transactions(jsonArray: bytes)
             return UnverifiedDecoding(history: History(transactions: transactions), unverifiedJWSCount: 0)
         }
-        if !AppStoreDocument.isCompactJWS(bytes) {
+        if kind == nil, !AppStoreDocument.isCompactJWS(bytes) {
             let keys = try AppStoreDocument.topLevelKeys(of: bytes)
             if !keys.isDisjoint(with: ["transactions", "renewalInfos", "notifications"]) {
                 return try decodeHistoryObject(bytes)
@@ -42,7 +44,7 @@ extension History {
         var count = 0
         var warnings: [PayloadDecodingWarning] = []
         let history: History
-        switch try AppStoreDocument(data: bytes) {
+        switch try AppStoreDocument(data: bytes, as: kind) {
         case .transaction(let value):
             history = History(transactions: [value])
         case .renewalInfo(let value):
@@ -50,25 +52,35 @@ extension History {
         case .notification(let value):
             count += value.nestedSignedCount
             warnings = value.unsignedContentsBesideSignedStrings
-            history = History(notifications: [try value.decodingNestedPayloadsUnverified()])
+            history = History(notifications: [value.decodingNestedPayloadsUnverified(reportingFailuresIn: &warnings)])
         case .transactionHistory(let value):
             count += value.signedTransactions?.count ?? 0
-            history = History(transactions: try value.decodeTransactionsUnverified())
+            history = History(transactions: value.decodeTransactionsUnverified(reportingFailuresIn: &warnings))
         case .subscriptionStatuses(let value):
-            let decoded = try value.decodeLastTransactionsUnverified()
-            count += decoded.transactions.count + decoded.renewalInfos.count
+            count += value.signedStringCount
+            let decoded = value.decodeLastTransactionsUnverified(reportingFailuresIn: &warnings)
             history = History(transactions: decoded.transactions, renewalInfos: decoded.renewalInfos)
         case .notificationRequestBody(let value):
-            let notification = try value.decodeNotificationUnverified()
-            let wrapper = try decodeUnverifiedJWS(
-                value.signedPayload ?? "", as: NotificationPayload.self, at: "signedPayload")
-            count += 1 + wrapper.nestedSignedCount
-            warnings = wrapper.unsignedContentsBesideSignedStrings.map { $0.nested(under: "signedPayload") }
-            history = History(notifications: [notification])
+            let wrapper = value.signedPayload.flatMap { try? decodeUnverifiedJWS($0, as: NotificationPayload.self) }
+            count += (value.signedPayload != nil ? 1 : 0) + (wrapper?.nestedSignedCount ?? 0)
+            history = History(
+                notifications: [value.decodeNotificationUnverified(reportingFailuresIn: &warnings)].compactMap { $0 })
+        case .transactionInfo(let value):
+            count += value.signedTransactionInfo != nil ? 1 : 0
+            history = History(
+                transactions: [value.decodeTransactionUnverified(reportingFailuresIn: &warnings)].compactMap { $0 })
+        case .notificationHistory(let value):
+            count += value.signedStringCount()
+            history = History(notifications: value.decodeNotificationsUnverified(reportingFailuresIn: &warnings))
         case .appTransaction:
             throw PayloadDecodingError(
                 code: .unrecognisedDocument, path: "",
                 message: "an AppTransaction describes the app's own purchase, not in-app purchases; it is no history")
+        case .renewalExtension:
+            throw PayloadDecodingError(
+                code: .unrecognisedDocument, path: "",
+                message: "a renewal-date extension response says whether a renewal date moved; it carries no "
+                    + "transaction, so it is no history (the transaction comes in the RENEWAL_EXTENDED notification)")
         }
         if AppStoreDocument.isCompactJWS(bytes) { count += 1 }
         return UnverifiedDecoding(history: history, unverifiedJWSCount: count, warnings: warnings)
@@ -83,11 +95,10 @@ extension History {
             warnings += history.notifications[index].unsignedContentsBesideSignedStrings.map {
                 $0.nested(under: "notifications[\(index)]")
             }
-            do {
-                history.notifications[index] = try history.notifications[index].decodingNestedPayloadsUnverified()
-            } catch {
-                throw error.nested(under: "notifications[\(index)]")
-            }
+            var nested: [PayloadDecodingWarning] = []
+            history.notifications[index] = history.notifications[index].decodingNestedPayloadsUnverified(
+                reportingFailuresIn: &nested)
+            warnings += nested.map { $0.nested(under: "notifications[\(index)]") }
         }
         return UnverifiedDecoding(history: history, unverifiedJWSCount: count, warnings: warnings)
     }
@@ -96,6 +107,18 @@ extension History {
     private static func firstSignificantByte(of bytes: Data) -> UInt8? {
         let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
         return text.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
+    }
+}
+
+extension SubscriptionStatusesResponse {
+    /// How many signed strings the body holds, whether or not they decode.
+    var signedStringCount: Int {
+        var count = 0
+        for item in (data ?? []).flatMap({ $0.lastTransactions ?? [] }) {
+            if item.signedTransactionInfo != nil { count += 1 }
+            if item.signedRenewalInfo != nil { count += 1 }
+        }
+        return count
     }
 }
 

@@ -9,7 +9,8 @@
 /// For each notification it verifies `signedPayload`, then verifies `data.signedTransactionInfo` and
 /// `data.signedRenewalInfo` each on its own, decodes each verified payload, and only then applies the
 /// `NotificationPolicy`. Decoded contents found inside the notification itself (`data.transactionInfo`,
-/// `data.renewalInfo`) are discarded: only what a signature covers reaches the caller.
+/// `data.renewalInfo`) are discarded, and reported in `VerifiedNotification.warnings`: only what a signature of its own
+/// covers reaches the caller.
 ///
 /// A refusal is a thrown `NotificationRejection` whose `outcome` says whether it is final (`refused`, answer 200) or
 /// decided nothing because the verifier could not complete (`retryLater`, answer 503 so that Apple sends it again):
@@ -47,7 +48,14 @@ public struct NotificationIntake<Verifier: SignedDataVerifying>: Sendable {
         var notification = try Self.decode(
             NotificationPayload.self, at: "signedPayload",
             from: try await verified(signedPayload, at: "signedPayload", by: verifier.verifyNotification))
+        var warnings: [PayloadDecodingWarning] = []
         if var data = notification.data {
+            if data.transactionInfo != nil {
+                warnings.append(Self.discarded("data.transactionInfo", signedBeside: "data.signedTransactionInfo"))
+            }
+            if data.renewalInfo != nil {
+                warnings.append(Self.discarded("data.renewalInfo", signedBeside: "data.signedRenewalInfo"))
+            }
             data.transactionInfo = nil
             data.renewalInfo = nil
             if let signed = data.signedTransactionInfo {
@@ -66,10 +74,18 @@ public struct NotificationIntake<Verifier: SignedDataVerifying>: Sendable {
         }
         switch policy.evaluate(notification) {
         case .accept(let unknownValues):
-            return VerifiedNotification(notification: notification, unknownValues: unknownValues)
+            return VerifiedNotification(notification: notification, unknownValues: unknownValues, warnings: warnings)
         case .reject(let rejection):
             throw rejection
         }
+    }
+
+    /// The warning for decoded contents at `path` inside a signed notification, which the intake does not take.
+    private static func discarded(_ path: String, signedBeside signedPath: String) -> PayloadDecodingWarning {
+        PayloadDecodingWarning(
+            code: .unsignedContentsIgnored, path: path,
+            message: "decoded contents inside the signed notification are ignored: Apple signs them on their own in "
+                + "\(signedPath), and only that string, verified, is taken")
     }
 
     private func verified(

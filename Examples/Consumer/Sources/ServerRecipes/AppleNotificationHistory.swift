@@ -11,7 +11,8 @@ struct AppleNotificationHistory: NotificationHistoryPages {
         let apiError: APIError?
     }
 
-    func page(_ body: NotificationHistoryRequestBody, paginationToken: String?) async throws -> NotificationHistoryPage
+    func page(_ body: NotificationHistoryRequestBody, paginationToken: String?) async throws
+        -> FamilyEntitlements.NotificationHistoryResponse
     {
         var request = NotificationHistoryRequest(
             startDate: body.startDate, endDate: body.endDate, onlyFailures: body.onlyFailures ? true : nil)
@@ -32,8 +33,7 @@ struct AppleNotificationHistory: NotificationHistoryPages {
             }
             throw Unavailable(statusCode: nil, apiError: nil)
         }
-        return NotificationHistoryPage(
-            signedPayloads: response.notificationHistory?.compactMap(\.signedPayload) ?? [],
-            paginationToken: response.hasMore == true ? response.paginationToken : nil)
+        // Apple's response type has the same name and members: read it back through this library's decoder.
+        return try FamilyEntitlements.NotificationHistoryResponse(jsonData: try JSONEncoder().encode(response))
     }
 }

@@ -1,16 +1,11 @@
 import FamilyEntitlements
 import Foundation
 
-/// One page of Get Notification History: the signed notifications on it, and the token of the next page.
-struct NotificationHistoryPage: Sendable {
-    var signedPayloads: [String]
-    /// Nil on the last page.
-    var paginationToken: String?
-}
-
-/// Whatever fetches Get Notification History pages: Apple's client, or an HTTP client posting `body.jsonData()`.
+/// Whatever fetches Get Notification History pages: an HTTP client posting `body.jsonData()` and decoding the answer
+/// with `NotificationHistoryResponse(jsonData:)`, or Apple's client.
 protocol NotificationHistoryPages: Sendable {
-    func page(_ body: NotificationHistoryRequestBody, paginationToken: String?) async throws -> NotificationHistoryPage
+    func page(_ body: NotificationHistoryRequestBody, paginationToken: String?) async throws
+        -> NotificationHistoryResponse
 }
 
 extension AppStoreService {
@@ -25,7 +20,11 @@ extension AppStoreService {
         var paginationToken: String? = nil
         repeat {
             let page = try await history.page(body, paginationToken: paginationToken)
-            for signedPayload in page.signedPayloads {
+            for item in page.notificationHistory ?? [] {
+                guard let signedPayload = item.signedPayload else {
+                    logger.warning("a Get Notification History item has no signedPayload")
+                    continue
+                }
                 let status: Int
                 do throws(NotificationRejection) {
                     status = await record(try await intake.receive(signedPayload: signedPayload))
@@ -35,7 +34,7 @@ extension AppStoreService {
                 }
                 complete = complete && status == 200
             }
-            paginationToken = page.paginationToken
+            paginationToken = page.nextPaginationToken
         } while paginationToken != nil
         return complete
     }

@@ -23,12 +23,23 @@ actor MemoryStore: EntitlementStore {
 
 /// Get Notification History pages scripted by a test.
 struct ScriptedPages: NotificationHistoryPages {
-    var pages: [String: NotificationHistoryPage]
+    var pages: [String: FamilyEntitlements.NotificationHistoryResponse]
 
-    func page(_ body: NotificationHistoryRequestBody, paginationToken: String?) async throws -> NotificationHistoryPage
+    func page(_ body: NotificationHistoryRequestBody, paginationToken: String?) async throws
+        -> FamilyEntitlements.NotificationHistoryResponse
     {
         #expect(body.onlyFailures)
-        return pages[paginationToken ?? "first"] ?? NotificationHistoryPage(signedPayloads: [])
+        return pages[paginationToken ?? "first"] ?? FamilyEntitlements.NotificationHistoryResponse(hasMore: false)
+    }
+
+    /// A page as Apple sends it: its items' signed notifications, and a token for the next page where there is one.
+    static func page(_ signedPayloads: [String], next: String? = nil) -> FamilyEntitlements.NotificationHistoryResponse
+    {
+        FamilyEntitlements.NotificationHistoryResponse(
+            paginationToken: next ?? "last-token", hasMore: next != nil,
+            notificationHistory: signedPayloads.map {
+                FamilyEntitlements.NotificationHistoryResponseItem(signedPayload: $0)
+            })
     }
 }
 
@@ -128,11 +139,10 @@ struct RecipeTests {
         let otherApp = try FakeJWSSigner().signedPayload(
             for: NotificationBuilder.subscribed(TransactionBuilder.subscription(purchased: Recipe.purchase)))
         let pages = ScriptedPages(pages: [
-            "first": NotificationHistoryPage(
-                signedPayloads: [try Recipe.signedPayload(day: 0), forged, try Recipe.signedPayload(day: 1)],
-                paginationToken: "second"),
-            "second": NotificationHistoryPage(
-                signedPayloads: [try Recipe.signedPayload(day: 2), otherApp, try Recipe.signedPayload(day: 0)]),
+            "first": ScriptedPages.page(
+                [try Recipe.signedPayload(day: 0), forged, try Recipe.signedPayload(day: 1)], next: "second"),
+            "second": ScriptedPages.page([try Recipe.signedPayload(day: 2), otherApp, try Recipe.signedPayload(day: 0)]
+            ),
         ])
         let service = try Recipe.service(row.outage ? .unavailable() : FakeJWSVerifier(), store: store)
         let complete = try await service.recoverNotifications(
