@@ -31,10 +31,10 @@
 # .build/fuzz/corpus/<target>/; crashing inputs are written to .build/fuzz/artifacts/. Reproduce one with
 #   .build/fuzz/<target> .build/fuzz/artifacts/<target>-crash-...
 #
-# Fuzz/corpus/rebuild-overgrant/ holds histories that over-grant under the rules before issue 10's fixes (a
-# superseded or tied renewal info, snapshots signed after the instant, two bundle ids, impossible data); they seed the
-# rebuild-history target, which fails on them until those fixes are in. Fuzz/run.sh --replay rebuild-history lists
-# each one.
+# Fuzz/corpus/rebuild-overgrant/ holds histories that over-granted before the rebuild's trust rules (a superseded or
+# tied renewal info, snapshots signed after the instant, two bundle ids, impossible data, and the inputs the fuzzer
+# itself found since); they seed the rebuild-history target, which fails if any of them grants again.
+# Fuzz/run.sh --replay rebuild-history lists each one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -10,6 +10,8 @@
 /// positions of those left out are in `excluded`.
 struct AdmittedEntries {
     var transactions: [TransactionPayload]
+    /// The instant of evaluation: purchases after it are not noted as hidden.
+    let instant: Date
     var excluded: Set<Int> = []
     var renewalInfos: [RenewalInfoPayload] = []
     /// The newest signedDate of the snapshots left out, by transaction id: they may carry a refund.
@@ -45,6 +47,7 @@ extension AdmittedEntries {
     }
 
     mutating func hide(_ originalId: String, purchasedAt purchase: Date) {
+        guard purchase <= instant else { return }
         hiddenPurchases[originalId] = max(hiddenPurchases[originalId] ?? purchase, purchase)
     }
 
@@ -58,7 +61,7 @@ extension AdmittedEntries {
 extension Rebuilder {
     /// Keeps the entries of the rebuild's environment that carry what the rebuild needs, and notes the rest.
     mutating func admit(_ history: History, into evidence: inout Evidence) -> AdmittedEntries {
-        var admitted = AdmittedEntries(transactions: history.transactions)
+        var admitted = AdmittedEntries(transactions: history.transactions, instant: instant)
         // Read in place: copying each payload out of the array would retain every one of its strings.
         history.transactions.withUnsafeBufferPointer { buffer in
             guard let transactions = buffer.baseAddress else { return }

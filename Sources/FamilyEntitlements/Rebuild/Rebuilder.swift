@@ -89,7 +89,7 @@ struct Rebuilder {
             // A renewal info describes the chain's newest transaction: where that one was left out or not trusted,
             // it says nothing about the older transactions that take part.
             let hidden = admitted.hiddenPurchases.isEmpty ? nil : admitted.hiddenPurchases[originalId]
-            let describesNewest = hidden.map { $0 > instant || $0 <= (chain.entries.last?.purchaseDate ?? $0) } ?? true
+            let describesNewest = hidden.map { $0 <= (chain.entries.last?.purchaseDate ?? $0) } ?? true
             let context = ChainContext(
                 chain: chain, renewalInfo: describesNewest ? renewalInfos[originalId] : nil,
                 events: evidence.events[originalId] ?? [], number: chains.count)

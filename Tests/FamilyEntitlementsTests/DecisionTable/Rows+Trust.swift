@@ -170,6 +170,37 @@ extension DecisionRow {
                 products: [ProductExpectation(Given.monthly, .expired, access: false)],
                 customer: .equals(.inactive), diagnostics: [.impossibleValue]),
             DecisionRow(
+                rule: 1,
+                name: "the newest renewal untrusted, its left-out snapshot dated later: no grace for the older one",
+                source: "apple-facts 7: the renewal info describes the chain's newest transaction",
+                history: History(
+                    transactions: [
+                        lapsed,
+                        Given.subscription("2402", original: "2401", from: 30, to: 60),
+                        Given.subscription("2402", original: "2401", from: 200, to: 60, signed: 70) {
+                            $0.quantity = 0
+                        },
+                    ],
+                    renewalInfos: [
+                        Given.renewal("2401", signed: 60) {
+                            $0.isInBillingRetryPeriod = true
+                            $0.gracePeriodExpiresDate = Given.day(76)
+                        }
+                    ]), asOf: 65,
+                products: [ProductExpectation(Given.monthly, .expired, access: false)],
+                customer: .equals(.inactive), diagnostics: [.impossibleValue, .untrustedSnapshot]),
+            DecisionRow(
+                rule: 1, name: "a renewal left out but purchased after the instant: the grace period running now stays",
+                source: "apple-facts 7: in the billing grace period the customer keeps access",
+                history: History(
+                    transactions: [
+                        lapsed,
+                        Given.subscription("2402", original: "2401", from: 50, to: 80) { $0.environment = nil },
+                    ],
+                    renewalInfos: [inGrace]), asOf: 35,
+                products: [ProductExpectation(Given.monthly, .gracePeriod, access: true)],
+                customer: .equals(.active), diagnostics: [.missingEnvironment]),
+            DecisionRow(
                 rule: 1, name: "the newest renewal of a chain read with an unknown type: the older one gets no grace",
                 source: "apple-facts 7: the renewal info describes the chain's newest transaction",
                 history: History(
