@@ -38,6 +38,9 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
         public static let catalogTypeMismatch = Code(rawValue: "catalog_type_mismatch")
         /// A product the history names that the catalog given lacks; it unlocks no entitlement.
         public static let uncataloguedProduct = Code(rawValue: "uncatalogued_product")
+        /// A transaction whose snapshots disagree on what never changes (originalTransactionId, productId,
+        /// purchaseDate); it never grants.
+        public static let inconsistentTransaction = Code(rawValue: "inconsistent_transaction")
         /// Two different snapshots of one transaction or renewal info with the same signedDate.
         public static let conflictingSnapshots = Code(rawValue: "conflicting_snapshots")
         /// A notification type this library does not know; its contents were still evaluated.

@@ -28,12 +28,31 @@ extension Rebuilder {
                 transaction.isUpgraded == true ? 0 : 1, transaction.expiresDate ?? .distantPast
             )
         }
+        var inconsistent: Set<String> = []
+        let indices = admitted.admittedIndices
         var newest = newest(
-            admitted.admittedIndices, key: { store[$0].transactionId }, signed: { store[$0].signedDate },
+            indices, key: { store[$0].transactionId }, signed: { store[$0].signedDate },
             grantsLess: { restriction($0) < restriction($1) }, revoked: { store[$0].revocationDate },
             relevant: { store[$0].purchaseDate.map { $0 <= instant } ?? false },
             same: { store[$0] == store[$1] }, sameFacts: { store[$0].unsigned == store[$1].unsigned },
-            json: { Self.json(of: store[$0]) }, name: { "transaction \($0)" })
+            sameIdentity: {
+                store[$0].originalTransactionId == store[$1].originalTransactionId
+                    && store[$0].productId == store[$1].productId && store[$0].purchaseDate == store[$1].purchaseDate
+            }, inconsistent: &inconsistent, json: { Self.json(of: store[$0]) }, name: { "transaction \($0)" })
+        if !inconsistent.isEmpty {
+            // Every snapshot of such a transaction hides its purchase: any of its chains may be the one it renews.
+            for index in indices where inconsistent.contains(store[index].transactionId ?? "") {
+                admitted.hide(store[index])
+            }
+            for transactionId in inconsistent.sorted() {
+                newest[transactionId] = nil
+                hasUntrustedTransactions = true
+                report(
+                    .error, .inconsistentTransaction,
+                    "transaction \(transactionId) has snapshots that disagree on its originalTransactionId, productId "
+                        + "or purchaseDate, which never change; it grants nothing")
+            }
+        }
         for (transactionId, rejectedDate) in admitted.rejected {
             guard let kept = newest[transactionId],
                 distrusts(kept: admitted.transactions[kept].signedDate, leftOut: rejectedDate)
@@ -73,12 +92,14 @@ extension Rebuilder {
                         $0 <= instant ? admitted.transactions[index].originalTransactionId : nil
                     }
                 }) : []
+        var unused: Set<String> = []
         var newest = newest(
             Array(snapshots.indices), key: { snapshots[$0].originalTransactionId },
             signed: { snapshots[$0].signedDate }, grantsLess: { restriction($0) < restriction($1) },
             revoked: { _ in nil }, relevant: { purchased.contains(snapshots[$0].originalTransactionId ?? "") },
             same: { snapshots[$0] == snapshots[$1] },
-            sameFacts: { snapshots[$0].unsigned == snapshots[$1].unsigned }, json: { Self.json(of: snapshots[$0]) },
+            sameFacts: { snapshots[$0].unsigned == snapshots[$1].unsigned }, inconsistent: &unused,
+            json: { Self.json(of: snapshots[$0]) },
             name: { "renewal info of original transaction \($0)" })
         for (originalId, rejectedDate) in admitted.rejectedRenewalInfos {
             guard let kept = newest[originalId], distrusts(kept: snapshots[kept].signedDate, leftOut: rejectedDate)
@@ -108,7 +129,8 @@ extension Rebuilder {
     private mutating func newest(
         _ indices: [Int], key: (Int) -> String?, signed: (Int) -> Date?, grantsLess: (Int, Int) -> Bool,
         revoked: (Int) -> Date?, relevant: (Int) -> Bool, same: (Int, Int) -> Bool, sameFacts: (Int, Int) -> Bool,
-        json: (Int) -> Data, name: (String) -> String
+        sameIdentity: (Int, Int) -> Bool = { _, _ in true }, inconsistent: inout Set<String>, json: (Int) -> Data,
+        name: (String) -> String
     ) -> [String: Int] {
         let instant = self.instant
         var newest: [String: Int] = [:]
@@ -124,6 +146,8 @@ extension Rebuilder {
             if new > instant { later[id, default: []].append(index) }
             // One lookup per snapshot: the slot is judged and updated in place.
             let offer = Self.offer(index, to: &newest[id]) { current in
+                // Each snapshot meets the one in the slot: one that disagrees with any is seen disagreeing with it.
+                if !sameIdentity(index, current) { inconsistent.insert(id) }
                 let old = signed(current) ?? .distantPast
                 if new != old {
                     let (isKnown, wasKnown) = (new <= instant, old <= instant)

@@ -201,6 +201,23 @@ extension DecisionRow {
                 products: [ProductExpectation(Given.monthly, .gracePeriod, access: true)],
                 customer: .equals(.active), diagnostics: [.missingEnvironment]),
             DecisionRow(
+                rule: 1, name: "snapshots of one transaction that disagree on its chain: it grants nothing, in either",
+                source: "apple-facts 5: a transaction's ids and purchase never change; differing snapshots are untrusted",
+                history: History(
+                    transactions: [
+                        lapsed,
+                        Given.subscription("2402", original: "2401", from: 30, to: 60),
+                        Given.subscription("2402", original: "2499", from: 30, to: 60, signed: 31),
+                    ],
+                    renewalInfos: [
+                        Given.renewal("2401", signed: 60) {
+                            $0.isInBillingRetryPeriod = true
+                            $0.gracePeriodExpiresDate = Given.day(76)
+                        }
+                    ]), asOf: 65,
+                products: [ProductExpectation(Given.monthly, .expired, access: false)],
+                customer: .equals(.inactive), diagnostics: [.inconsistentTransaction]),
+            DecisionRow(
                 rule: 1, name: "the newest renewal of a chain read with an unknown type: the older one gets no grace",
                 source: "apple-facts 7: the renewal info describes the chain's newest transaction",
                 history: History(
