@@ -202,7 +202,7 @@ extension DecisionRow {
                 customer: .equals(.active), diagnostics: [.missingEnvironment]),
             DecisionRow(
                 rule: 1, name: "snapshots of one transaction that disagree on its chain: it grants nothing, in either",
-                source: "apple-facts 5: a transaction's ids and purchase never change; differing snapshots are untrusted",
+                source: "apple-facts 5: a transaction's ids and purchase never change; differing snapshots: untrusted",
                 history: History(
                     transactions: [
                         lapsed,
