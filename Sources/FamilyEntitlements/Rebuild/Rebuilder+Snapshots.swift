@@ -13,11 +13,12 @@ extension Rebuilder {
     /// snapshot signed later never undoes a revocation or an expiry known at the instant, but one whose
     /// revocationDate is at or before the instant is used instead of a snapshot that shows no revocation by then: a
     /// later snapshot may only take access away. At equal signedDates the snapshot that grants less wins (a
-    /// revocation, then the earlier revocation, an upgrade, the earlier expiry); two other snapshots that differ at
-    /// one signedDate are reported, and the one whose JSON sorts first is kept, so that order never matters.
+    /// revocation, then the earlier revocation, an upgrade, the earlier expiry), and between equals the one whose
+    /// JSON sorts first, so that order never matters; different snapshots at one signedDate are reported.
     ///
-    /// A transaction whose newest snapshot was left out (another environment or app, none, missing or impossible
-    /// fields) grants nothing: that snapshot may carry a refund, so the older ones are not trusted to grant.
+    /// A transaction grants nothing, and its purchase is noted as hidden for its chain, where a snapshot that was left
+    /// out (another environment or app, none, missing or impossible fields) might have spoken for the instant, or
+    /// where its snapshots disagree on what never changes (originalTransactionId, productId, purchaseDate).
     /// Returns positions in `admitted.transactions`.
     mutating func newestTransactions(_ admitted: inout AdmittedEntries) -> [String: Int] {
         let (store, instant) = (admitted.transactions, instant)
