@@ -132,6 +132,11 @@ extension DecisionRow {
             $0.gracePeriodExpiresDate = Given.day(40)
         }
         let retryEnded = Given.renewal("2401", signed: 32, autoRenew: .off) { $0.isInBillingRetryPeriod = false }
+        // Billing retry with a grace period after the renewal 2402 (days 30 to 60), which may be left out.
+        let graceAfterRenewal = Given.renewal("2401", signed: 60) {
+            $0.isInBillingRetryPeriod = true
+            $0.gracePeriodExpiresDate = Given.day(76)
+        }
         let retryEndedTied = Given.renewal("2401", signed: 30) { $0.isInBillingRetryPeriod = false }
         var retryEndedNoEnvironment = retryEnded
         retryEndedNoEnvironment.environment = nil
@@ -161,12 +166,7 @@ extension DecisionRow {
                         lapsed,
                         Given.subscription("2402", original: "2401", from: 30, to: 60) { $0.quantity = 0 },
                     ],
-                    renewalInfos: [
-                        Given.renewal("2401", signed: 60) {
-                            $0.isInBillingRetryPeriod = true
-                            $0.gracePeriodExpiresDate = Given.day(76)
-                        }
-                    ]), asOf: 65,
+                    renewalInfos: [graceAfterRenewal]), asOf: 65,
                 products: [ProductExpectation(Given.monthly, .expired, access: false)],
                 customer: .equals(.inactive), diagnostics: [.impossibleValue]),
             DecisionRow(
@@ -181,12 +181,7 @@ extension DecisionRow {
                             $0.quantity = 0
                         },
                     ],
-                    renewalInfos: [
-                        Given.renewal("2401", signed: 60) {
-                            $0.isInBillingRetryPeriod = true
-                            $0.gracePeriodExpiresDate = Given.day(76)
-                        }
-                    ]), asOf: 65,
+                    renewalInfos: [graceAfterRenewal]), asOf: 65,
                 products: [ProductExpectation(Given.monthly, .expired, access: false)],
                 customer: .equals(.inactive), diagnostics: [.impossibleValue, .untrustedSnapshot]),
             DecisionRow(
@@ -209,12 +204,7 @@ extension DecisionRow {
                         Given.subscription("2402", original: "2401", from: 30, to: 60),
                         Given.subscription("2402", original: "2499", from: 30, to: 60, signed: 31),
                     ],
-                    renewalInfos: [
-                        Given.renewal("2401", signed: 60) {
-                            $0.isInBillingRetryPeriod = true
-                            $0.gracePeriodExpiresDate = Given.day(76)
-                        }
-                    ]), asOf: 65,
+                    renewalInfos: [graceAfterRenewal]), asOf: 65,
                 products: [ProductExpectation(Given.monthly, .expired, access: false)],
                 customer: .equals(.inactive), diagnostics: [.inconsistentTransaction]),
             DecisionRow(
@@ -227,12 +217,7 @@ extension DecisionRow {
                             $0.type = ProductType(rawValue: "Auto-Renewable Subscription 2")
                         },
                     ],
-                    renewalInfos: [
-                        Given.renewal("2401", signed: 60) {
-                            $0.isInBillingRetryPeriod = true
-                            $0.gracePeriodExpiresDate = Given.day(76)
-                        }
-                    ]), asOf: 65,
+                    renewalInfos: [graceAfterRenewal]), asOf: 65,
                 products: [ProductExpectation(Given.monthly, .expired, access: false)],
                 customer: .equals(.inactive), diagnostics: [.unknownProductType]),
             DecisionRow(
