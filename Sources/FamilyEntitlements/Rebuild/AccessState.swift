@@ -34,6 +34,29 @@ public enum RevocationCause: String, Hashable, Sendable, Codable, CaseIterable {
     case unknown
 }
 
+/// Why the App Store took access away, and whether the payload stated it or the rebuild inferred it: one value, so
+/// that an inferred flag never stands without a cause.
+public enum RevocationCauseFinding: Hashable, Sendable {
+    /// `revocationType` states the cause.
+    case stated(RevocationCause)
+    /// The cause is inferred: from `revocationReason` and the ownership of an older payload, or from a REVOKE
+    /// notification.
+    case inferred(RevocationCause)
+
+    /// The cause, stated or inferred.
+    public var cause: RevocationCause {
+        switch self {
+        case .stated(let cause), .inferred(let cause): cause
+        }
+    }
+
+    /// Whether the cause was inferred rather than stated by `revocationType`.
+    public var isInferred: Bool {
+        if case .inferred = self { return true }
+        return false
+    }
+}
+
 /// How the customer pays for the period that the reported transaction covers.
 public enum PricingPeriod: String, Hashable, Sendable, Codable, CaseIterable {
     /// No offer.
@@ -60,8 +83,34 @@ public enum CustomerStatus: String, Hashable, Sendable, Codable, CaseIterable {
     case inactive
 }
 
-/// Why an inactive customer has no access, in order of what a launch screen should act on first.
-public enum InactiveReason: String, Hashable, Sendable, Codable, CaseIterable {
+/// Where the customer stands, with why an inactive customer has no access: one value, so that a reason never stands
+/// beside an active or new customer.
+public enum CustomerStanding: Hashable, Sendable {
+    /// No non-consumable, non-renewing or auto-renewable transaction ever.
+    case new
+    /// At least one product grants access.
+    case active
+    /// Purchases exist but none grants access now, for this reason.
+    case inactive(InactiveReason)
+
+    /// The standing's status, without its reason.
+    public var status: CustomerStatus {
+        switch self {
+        case .new: .new
+        case .active: .active
+        case .inactive: .inactive
+        }
+    }
+
+    /// Why the customer has no access; nil unless inactive.
+    public var inactiveReason: InactiveReason? {
+        if case .inactive(let reason) = self { return reason }
+        return nil
+    }
+}
+
+/// Why an inactive customer has no access, ordered (`<`) by what a launch screen should act on first.
+public enum InactiveReason: String, Hashable, Sendable, Codable, CaseIterable, Comparable {
     /// Billing failed on the customer's own subscription: ask them to update their payment method.
     case billingRetry
     /// Billing failed on the family organiser's subscription: the member cannot fix it and should not be asked.
@@ -76,4 +125,22 @@ public enum InactiveReason: String, Hashable, Sendable, Codable, CaseIterable {
     case expired
     /// The data does not say how long access lasts.
     case undetermined
+
+    /// How soon a launch screen should act on the reason: 0 first. Stated here rather than read from the order of
+    /// the cases, so that adding a case cannot reorder the priorities.
+    public var priority: Int {
+        switch self {
+        case .billingRetry: 0
+        case .billingRetryFamilyMember: 1
+        case .refunded: 2
+        case .familyRevocation: 3
+        case .revoked: 4
+        case .expired: 5
+        case .undetermined: 6
+        }
+    }
+
+    public static func < (lhs: InactiveReason, rhs: InactiveReason) -> Bool {
+        lhs.priority < rhs.priority
+    }
 }

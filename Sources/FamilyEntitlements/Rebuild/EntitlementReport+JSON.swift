@@ -18,8 +18,17 @@ extension EntitlementReport: Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         asOf = MillisecondDate.date(milliseconds: try container.decode(Double.self, forKey: .asOf))
         environment = try container.decode(Environment.self, forKey: .environment)
-        customerStatus = try container.decode(CustomerStatus.self, forKey: .customerStatus)
-        customerReason = try container.decodeIfPresent(InactiveReason.self, forKey: .customerReason)
+        let status = try container.decode(CustomerStatus.self, forKey: .customerStatus)
+        let reason = try container.decodeIfPresent(InactiveReason.self, forKey: .customerReason)
+        switch (status, reason) {
+        case (.new, nil): customer = .new
+        case (.active, nil): customer = .active
+        case (.inactive, let reason?): customer = .inactive(reason)
+        default:
+            throw DecodingError.dataCorruptedError(
+                forKey: .customerReason, in: container,
+                debugDescription: "customerReason is set exactly when customerStatus is inactive")
+        }
         products = try container.decode([ProductDecision].self, forKey: .products)
         entitlements = try container.decode([String: Bool].self, forKey: .entitlements)
         diagnostics = try container.decode([Diagnostic].self, forKey: .diagnostics)
@@ -64,10 +73,21 @@ extension ProductDecision: Codable {
         productId = try container.decode(String.self, forKey: .productId)
         type = try container.decodeIfPresent(ProductType.self, forKey: .type)
         state = try container.decode(AccessState.self, forKey: .state)
-        hasAccess = try container.decode(Bool.self, forKey: .hasAccess)
+        guard try container.decode(Bool.self, forKey: .hasAccess) == state.grantsAccess else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .hasAccess, in: container, debugDescription: "hasAccess contradicts state \(state.rawValue)")
+        }
         ownership = try container.decodeIfPresent(OwnershipType.self, forKey: .ownership)
-        revocationCause = try container.decodeIfPresent(RevocationCause.self, forKey: .revocationCause)
-        causeInferred = try container.decode(Bool.self, forKey: .causeInferred)
+        let cause = try container.decodeIfPresent(RevocationCause.self, forKey: .revocationCause)
+        let inferred = try container.decode(Bool.self, forKey: .causeInferred)
+        switch (cause, inferred) {
+        case (let cause?, false): revocation = .stated(cause)
+        case (let cause?, true): revocation = .inferred(cause)
+        case (nil, false): revocation = nil
+        case (nil, true):
+            throw DecodingError.dataCorruptedError(
+                forKey: .causeInferred, in: container, debugDescription: "causeInferred is true without a cause")
+        }
         expiresDate = try container.decodeMillisecondDateIfPresent(forKey: .expiresDate)
         willRenew = try container.decodeIfPresent(Bool.self, forKey: .willRenew)
         canManage = try container.decode(Bool.self, forKey: .canManage)
@@ -82,7 +102,7 @@ extension ProductDecision: Codable {
         }
         transactionId = try container.decode(String.self, forKey: .transactionId)
         originalTransactionId = try container.decode(String.self, forKey: .originalTransactionId)
-        because = try container.decode([String].self, forKey: .because)
+        reasons = try container.decode([String].self, forKey: .because).map { Reason(.evidence, .text($0)) }
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -10,10 +10,8 @@ public struct EntitlementReport: Hashable, Sendable {
     public var asOf: Date
     /// The environment the rebuild ran for; entries of other environments never grant.
     public var environment: Environment
-    /// New, active or inactive.
-    public var customerStatus: CustomerStatus
-    /// Why an inactive customer has no access; nil unless inactive.
-    public var customerReason: InactiveReason?
+    /// New, active, or inactive with why.
+    public var customer: CustomerStanding
     /// One decision per product id that a non-consumable, non-renewing or auto-renewable transaction names, sorted
     /// by product id.
     public var products: [ProductDecision]
@@ -23,17 +21,22 @@ public struct EntitlementReport: Hashable, Sendable {
     public var diagnostics: [Diagnostic]
 
     public init(
-        asOf: Date, environment: Environment, customerStatus: CustomerStatus, customerReason: InactiveReason?,
-        products: [ProductDecision], entitlements: [String: Bool], diagnostics: [Diagnostic]
+        asOf: Date, environment: Environment, customer: CustomerStanding, products: [ProductDecision],
+        entitlements: [String: Bool], diagnostics: [Diagnostic]
     ) {
         self.asOf = asOf
         self.environment = environment
-        self.customerStatus = customerStatus
-        self.customerReason = customerReason
+        self.customer = customer
         self.products = products
         self.entitlements = entitlements
         self.diagnostics = diagnostics
     }
+
+    /// New, active or inactive: the customer's standing without its reason.
+    public var customerStatus: CustomerStatus { customer.status }
+
+    /// Why an inactive customer has no access; nil unless inactive.
+    public var customerReason: InactiveReason? { customer.inactiveReason }
 
     /// The decision for a product, if the history names it.
     public func decision(for productId: String) -> ProductDecision? {

@@ -10,16 +10,12 @@ public struct ProductDecision: Hashable, Sendable {
     public var productId: String
     /// The product's type, from the transaction or the catalog.
     public var type: ProductType?
-    /// Where the product stands.
+    /// Where the product stands; whether the customer has access follows from it.
     public var state: AccessState
-    /// Whether the customer may use the product now.
-    public var hasAccess: Bool
     /// The ownership of the reported transaction: PURCHASED, FAMILY_SHARED, or a value Apple added.
     public var ownership: OwnershipType?
-    /// Why access was revoked, when the state is `revoked`.
-    public var revocationCause: RevocationCause?
-    /// Whether the cause was inferred from an older payload rather than stated by `revocationType`.
-    public var causeInferred: Bool
+    /// Why access was revoked, and whether that was stated or inferred, when the state is `revoked`.
+    public var revocation: RevocationCauseFinding?
     /// When access ends (or ended) unless renewed: the expiry, the end of a non-renewing duration, or the end of grace.
     public var expiresDate: Date?
     /// Whether the subscription will renew: nil when unknown or for products that do not renew.
@@ -34,22 +30,20 @@ public struct ProductDecision: Hashable, Sendable {
     public var transactionId: String
     /// The original transaction identifier of the reported transaction.
     public var originalTransactionId: String
-    /// The evidence, in words: which transaction granted or ended access and which rule applied.
-    public var because: [String]
+    /// The evidence as data: which transaction, snapshot, notification and instant, and the rule that applied.
+    public var reasons: [Reason]
 
     public init(
-        productId: String, type: ProductType? = nil, state: AccessState, hasAccess: Bool,
-        ownership: OwnershipType? = nil, revocationCause: RevocationCause? = nil, causeInferred: Bool = false,
-        expiresDate: Date? = nil, willRenew: Bool? = nil, canManage: Bool = false, period: PricingPeriod = .normal,
-        price: Money? = nil, transactionId: String, originalTransactionId: String, because: [String] = []
+        productId: String, type: ProductType? = nil, state: AccessState, ownership: OwnershipType? = nil,
+        revocation: RevocationCauseFinding? = nil, expiresDate: Date? = nil, willRenew: Bool? = nil,
+        canManage: Bool = false, period: PricingPeriod = .normal, price: Money? = nil, transactionId: String,
+        originalTransactionId: String, reasons: [Reason] = []
     ) {
         self.productId = productId
         self.type = type
         self.state = state
-        self.hasAccess = hasAccess
         self.ownership = ownership
-        self.revocationCause = revocationCause
-        self.causeInferred = causeInferred
+        self.revocation = revocation
         self.expiresDate = expiresDate
         self.willRenew = willRenew
         self.canManage = canManage
@@ -57,6 +51,18 @@ public struct ProductDecision: Hashable, Sendable {
         self.price = price
         self.transactionId = transactionId
         self.originalTransactionId = originalTransactionId
-        self.because = because
+        self.reasons = reasons
     }
+
+    /// Whether the customer may use the product now: whether its state grants access.
+    public var hasAccess: Bool { state.grantsAccess }
+
+    /// Why access was revoked, when the state is `revoked`.
+    public var revocationCause: RevocationCause? { revocation?.cause }
+
+    /// Whether the cause was inferred from an older payload rather than stated by `revocationType`.
+    public var causeInferred: Bool { revocation?.isInferred ?? false }
+
+    /// The evidence in words, written from `reasons` when read.
+    public var because: [String] { reasons.map(\.text) }
 }

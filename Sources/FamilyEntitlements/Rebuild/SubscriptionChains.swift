@@ -4,12 +4,17 @@
     import Foundation
 #endif
 
-extension Rebuilder {
+/// Stage 3 of the rebuild, rules 2, 3 and 6: evaluates each auto-renewable subscription chain.
+struct SubscriptionChains: RebuildStage {
+    let scope: RebuildScope
+
+    var revocations: RevocationCauses { RevocationCauses(scope: scope) }
+
     /// Evaluates one auto-renewable subscription chain, sorted by purchase: rules 2, 3 and 6 of the decision table.
     ///
     /// Returns, for each product of the chain, the transaction that grants (the one that lasts longest) and the
     /// newest transaction, each with its state.
-    mutating func evaluateChain(_ context: ChainContext, evidence: Evidence) -> [Candidate] {
+    func evaluateChain(_ context: ChainContext, log: inout DiagnosticsLog) -> [Candidate] {
         let chain = context.chain
         // Per product of the chain (a handful at most): the newest transaction and the one granting longest.
         var products = [(newest: Int, granting: Int?, end: Date)](
@@ -28,7 +33,7 @@ extension Rebuilder {
         for product in chain.productIds.indices.sorted(by: { chain.productIds[$0] < chain.productIds[$1] }) {
             let (newest, granting, _) = products[product]
             for index in [granting, granting == newest ? nil : newest].compactMap({ $0 }) {
-                candidates.append(candidate(at: index, in: context, evidence: evidence))
+                candidates.append(candidate(at: index, in: context, log: &log))
             }
         }
         return candidates
@@ -41,7 +46,7 @@ extension Rebuilder {
         if let replaced = replacementDate(of: index, in: context) {
             end = min(end, replaced)
         }
-        if let revocation = revocationDate(
+        if let revocation = revocations.revocationDate(
             revoked: entry.revocationDate, purchased: entry.purchaseDate, events: context.events)
         {
             end = min(end, revocation)
@@ -72,26 +77,26 @@ extension Rebuilder {
         return (date, nil)
     }
 
-    mutating func candidate(at index: Int, in context: ChainContext, evidence: Evidence) -> Candidate {
-        candidate(context.chain[index], at: index, in: context, evidence: evidence)
+    func candidate(at index: Int, in context: ChainContext, log: inout DiagnosticsLog) -> Candidate {
+        candidate(context.chain[index], at: index, in: context, log: &log)
     }
 
     /// Evaluates `transaction`, read in place at `index` of the chain.
-    private mutating func candidate(
-        _ transaction: TransactionPayload, at index: Int, in context: ChainContext, evidence: Evidence
+    private func candidate(
+        _ transaction: TransactionPayload, at index: Int, in context: ChainContext, log: inout DiagnosticsLog
     ) -> Candidate {
         let (chain, renewalInfo, events) = (context.chain, context.renewalInfo, context.events)
-        var because = snapshotEvidence(transaction, evidence: evidence)
         guard let expires = transaction.expiresDate, let purchase = transaction.purchaseDate else {
-            report(
-                .error, .missingExpiresDate,
+            log.report(
+                .missingExpiresDate,
                 "auto-renewable transaction \(transaction.id) has no expiresDate; it grants nothing")
-            because.append("rule 2: transaction \(transaction.id) has no expiresDate, so its period is unknown")
             return Candidate(
-                index: chain.storeIndex(index), origin: .chain(context.number, index), state: .undetermined,
-                expiresDate: nil, willRenew: false, revocation: nil, because: because)
+                index: chain.storeIndex(index), state: .undetermined, expiresDate: nil, willRenew: false,
+                revocation: nil,
+                reasons: [Reason(.autoRenewableSubscriptions, .missingExpiresDate(transactionId: transaction.id))])
         }
-        let revocation = self.revocation(of: transaction, events: events)
+        var reasons: [Reason] = []
+        let revocation = revocations.revocation(of: transaction, events: events, log: &log)
         let replacement = self.replacement(of: index, in: context)
         var end = expires
         if let revocation { end = min(end, revocation.date) }
@@ -101,35 +106,39 @@ extension Rebuilder {
         var expiresDate: Date? = expires
         if purchase <= instant, instant < end {
             state = .active
-            because.append(
-                "rule 2: transaction \(transaction.id) (\(ownershipText(transaction))) grants from "
-                    + "\(purchase.evidenceText) until \(end.evidenceText)")
+            reasons.append(
+                Reason(
+                    .autoRenewableSubscriptions,
+                    .subscriptionGrants(
+                        transactionId: transaction.id, ownership: transaction.inAppOwnershipType, from: purchase,
+                        until: end)))
         } else if let revocation {
             state = .revoked
-            because.append(text(of: revocation, for: transaction))
+            reasons.append(revocations.reason(of: revocation, for: transaction))
         } else if let replacement, replacement.date <= instant {
             state = .upgraded
-            because.append(replacementText(transaction, replacement))
+            reasons.append(Self.reason(transaction, replacedBy: replacement))
         } else if index == chain.count - 1 {
             (state, expiresDate) = renewalState(
-                of: transaction, renewalInfo: renewalInfo, events: events, into: &because)
+                of: transaction, renewalInfo: renewalInfo, events: events, into: &reasons)
         } else {
             state = .expired
-            because.append(
-                "rule 2: transaction \(transaction.id) expired at \(expires.evidenceText); a later transaction of "
-                    + "the chain followed it")
+            reasons.append(
+                Reason(
+                    .autoRenewableSubscriptions,
+                    .expiredAndFollowed(transactionId: transaction.id, expires: expires)))
         }
-        let willRenew = willRenew(state: state, renewalInfo: renewalInfo, transaction: transaction, into: &because)
+        let willRenew = willRenew(
+            state: state, renewalInfo: renewalInfo, transaction: transaction, into: &reasons, log: &log)
         return Candidate(
-            index: chain.storeIndex(index), origin: .chain(context.number, index), state: state,
-            expiresDate: expiresDate, willRenew: willRenew, revocation: state == .revoked ? revocation : nil,
-            because: because)
+            index: chain.storeIndex(index), state: state, expiresDate: expiresDate, willRenew: willRenew,
+            revocation: state == .revoked ? revocation : nil, reasons: reasons)
     }
 
     /// The state of a chain whose newest transaction has expired: grace period, billing retry or expired.
-    private mutating func renewalState(
+    private func renewalState(
         of transaction: TransactionPayload, renewalInfo: RenewalInfoPayload?, events: ChainEvents,
-        into because: inout Because
+        into reasons: inout [Reason]
     ) -> (AccessState, Date?) {
         let expires = transaction.expiresDate ?? .distantPast
         let purchase = transaction.purchaseDate ?? .distantPast
@@ -137,73 +146,78 @@ extension Rebuilder {
             events.first(filter, from: purchase, through: instant)
         }
         if let expired = earliest(.expired) {
-            because.append(
-                "rule 2: \(expired.notification) signed \(expired.date.evidenceText) ended the subscription; any "
-                    + "older renewal info is outdated")
+            reasons.append(
+                Reason(
+                    .autoRenewableSubscriptions, .endedByNotification(expired.notification, signed: expired.date)))
             return (.expired, expires)
         }
         guard let renewalInfo, let signed = renewalInfo.signedDate, signed >= purchase,
             renewalInfo.isInBillingRetryPeriod == true
         else {
-            because.append(
-                "rule 2: transaction \(transaction.id) expired at \(expires.evidenceText) and no renewal info "
-                    + "signed since its purchase shows billing retry")
+            reasons.append(
+                Reason(
+                    .autoRenewableSubscriptions,
+                    .expiredWithoutBillingRetry(transactionId: transaction.id, expires: expires)))
             return (.expired, expires)
         }
         if instant.timeIntervalSince(expires) >= Self.billingRetryLimit {
-            because.append(
-                "rule 2: billing retry lasts at most 60 days after the expiry at \(expires.evidenceText); it is over")
+            reasons.append(Reason(.autoRenewableSubscriptions, .billingRetryOver(expires: expires)))
             return (.expired, expires)
         }
         let graceEnded = earliest(.gracePeriodExpired)
         if let grace = renewalInfo.gracePeriodExpiresDate, grace > instant, graceEnded == nil {
-            because.append(
-                "rule 2: the renewal of transaction \(transaction.id) failed; in the billing grace period until "
-                    + "\(grace.evidenceText) (renewal info signed \(signed.evidenceText)), with access")
+            reasons.append(
+                Reason(
+                    .autoRenewableSubscriptions,
+                    .gracePeriod(transactionId: transaction.id, until: grace, renewalInfoSigned: signed)))
             return (.gracePeriod, grace)
         }
         if let graceEnded {
-            because.append(
-                "rule 2: \(graceEnded.notification) signed \(graceEnded.date.evidenceText) ended the grace period")
+            reasons.append(
+                Reason(
+                    .autoRenewableSubscriptions,
+                    .gracePeriodEndedByNotification(graceEnded.notification, signed: graceEnded.date)))
         }
-        because.append(
-            "rule 2: the renewal of transaction \(transaction.id) failed and Apple is retrying billing (renewal info "
-                + "signed \(signed.evidenceText)); no access until billing recovers")
+        reasons.append(
+            Reason(
+                .autoRenewableSubscriptions, .billingRetry(transactionId: transaction.id, renewalInfoSigned: signed)))
         return (.billingRetry, expires)
     }
 
     /// Rule 6: the newest renewal info's autoRenewStatus while the subscription has access or is in billing retry.
-    private mutating func willRenew(
+    private func willRenew(
         state: AccessState, renewalInfo: RenewalInfoPayload?, transaction: TransactionPayload,
-        into because: inout Because
+        into reasons: inout [Reason], log: inout DiagnosticsLog
     ) -> Bool? {
         guard state == .active || state == .gracePeriod || state == .billingRetry else { return false }
         guard let status = renewalInfo?.autoRenewStatus else { return nil }
         switch status {
         case .on: return true
         case .off:
-            because.append("rule 6: auto-renew is off; the subscription ends at the end of the period")
+            reasons.append(Reason(.willRenew, .autoRenewOff))
             return false
         default:
-            report(
-                .warning, .unknownAutoRenewStatus,
-                "renewal info of original transaction \(transaction.originalTransactionId ?? "") has autoRenewStatus "
+            log.report(
+                .unknownAutoRenewStatus,
+                "renewal info of original transaction \(transaction.originalTransactionId ?? transaction.id) has autoRenewStatus "
                     + "\(status.rawValue), which this library does not know; willRenew is unknown")
             return nil
         }
     }
 
-    private func replacementText(
-        _ transaction: TransactionPayload, _ replacement: (date: Date, by: TransactionPayload?)
-    )
-        -> String
-    {
+    /// The evidence of a replacement: by the transaction of another product, or by an isUpgraded snapshot.
+    private static func reason(
+        _ transaction: TransactionPayload, replacedBy replacement: (date: Date, by: TransactionPayload?)
+    ) -> Reason {
         guard let by = replacement.by else {
-            return "rule 3: transaction \(transaction.id) is marked isUpgraded; it grants nothing from "
-                + "\(replacement.date.evidenceText)"
+            return Reason(
+                .upgradesAndDowngrades, .markedUpgraded(transactionId: transaction.id, from: replacement.date))
         }
-        return "rule 3: transaction \(transaction.id) was replaced at \(replacement.date.evidenceText) by transaction "
-            + "\(by.id) of \(by.productId ?? "another product") in the same subscription group; it grants nothing "
-            + "from then on"
+        return Reason(
+            .upgradesAndDowngrades,
+            .replaced(transactionId: transaction.id, at: replacement.date, by: by.id, productId: by.productId))
     }
+
+    /// The longest billing retry Apple runs after a failed renewal.
+    static let billingRetryLimit: TimeInterval = 60 * 24 * 60 * 60
 }

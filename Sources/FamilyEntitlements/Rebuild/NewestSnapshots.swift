@@ -4,7 +4,10 @@
     import Foundation
 #endif
 
-extension Rebuilder {
+/// Stage 2 of the rebuild, rule 1: the snapshot of each transaction and renewal info that speaks for it at the instant.
+struct NewestSnapshots: RebuildStage {
+    let scope: RebuildScope
+
     /// The snapshot of each transaction that speaks for it at the instant, by transaction id: rule 1 of the decision
     /// table.
     ///
@@ -20,7 +23,7 @@ extension Rebuilder {
     /// out (another environment or app, none, missing or impossible fields) might have spoken for the instant, or
     /// where its snapshots disagree on what never changes (originalTransactionId, productId, purchaseDate).
     /// Returns positions in `admitted.transactions`.
-    mutating func newestTransactions(_ admitted: inout AdmittedEntries) -> [String: Int] {
+    func newestTransactions(_ admitted: inout AdmittedEntries, log: inout DiagnosticsLog) -> [String: Int] {
         let (store, instant) = (admitted.transactions, instant)
         func restriction(_ index: Int) -> (Int, Date, Int, Date) {
             let transaction = store[index]
@@ -39,7 +42,8 @@ extension Rebuilder {
             sameIdentity: {
                 store[$0].originalTransactionId == store[$1].originalTransactionId
                     && store[$0].productId == store[$1].productId && store[$0].purchaseDate == store[$1].purchaseDate
-            }, inconsistent: &inconsistent, json: { Self.json(of: store[$0]) }, name: { "transaction \($0)" })
+            }, inconsistent: &inconsistent, json: { Self.json(of: store[$0]) }, name: { "transaction \($0)" },
+            log: &log)
         if !inconsistent.isEmpty {
             // Every snapshot of such a transaction hides its purchase: any of its chains may be the one it renews.
             for index in indices where inconsistent.contains(store[index].transactionId ?? "") {
@@ -47,9 +51,9 @@ extension Rebuilder {
             }
             for transactionId in inconsistent.sorted() {
                 newest[transactionId] = nil
-                hasUntrustedTransactions = true
-                report(
-                    .error, .inconsistentTransaction,
+                admitted.hasUntrustedTransactions = true
+                log.report(
+                    .inconsistentTransaction,
                     "transaction \(transactionId) has snapshots that disagree on its originalTransactionId, productId "
                         + "or purchaseDate, which never change; it grants nothing")
             }
@@ -60,9 +64,9 @@ extension Rebuilder {
             else { continue }
             admitted.hide(admitted.transactions[kept])
             newest[transactionId] = nil
-            hasUntrustedTransactions = true
-            report(
-                .error, .untrustedSnapshot,
+            admitted.hasUntrustedTransactions = true
+            log.report(
+                .untrustedSnapshot,
                 "transaction \(transactionId) has a newer snapshot that was left out; older snapshots are not "
                     + "trusted to grant, so it grants nothing")
         }
@@ -75,7 +79,7 @@ extension Rebuilder {
     ///
     /// A chain whose newest renewal info was left out has none: its transactions grant on their own, with no grace
     /// period, since the renewal info left out may say that billing retry ended.
-    mutating func newestRenewalInfos(_ admitted: AdmittedEntries) -> [String: RenewalInfoPayload] {
+    func newestRenewalInfos(_ admitted: AdmittedEntries, log: inout DiagnosticsLog) -> [String: RenewalInfoPayload] {
         let snapshots = admitted.renewalInfos
         func restriction(_ index: Int) -> (Date, Int) {
             let info = snapshots[index]
@@ -101,13 +105,13 @@ extension Rebuilder {
             same: { snapshots[$0] == snapshots[$1] },
             sameFacts: { snapshots[$0].unsigned == snapshots[$1].unsigned }, inconsistent: &unused,
             json: { Self.json(of: snapshots[$0]) },
-            name: { "renewal info of original transaction \($0)" })
+            name: { "renewal info of original transaction \($0)" }, log: &log)
         for (originalId, rejectedDate) in admitted.rejectedRenewalInfos {
             guard let kept = newest[originalId], distrusts(kept: snapshots[kept].signedDate, leftOut: rejectedDate)
             else { continue }
             newest[originalId] = nil
-            report(
-                .error, .untrustedSnapshot,
+            log.report(
+                .untrustedSnapshot,
                 "renewal info of original transaction \(originalId) has a newer snapshot that was left out; older "
                     + "ones are not trusted, so the chain grants only what its transactions grant on their own")
         }
@@ -127,11 +131,11 @@ extension Rebuilder {
     }
 
     /// The snapshot that speaks for each key at the instant; see `newestTransactions(_:)`.
-    private mutating func newest(
+    private func newest(
         _ indices: [Int], key: (Int) -> String?, signed: (Int) -> Date?, grantsLess: (Int, Int) -> Bool,
         revoked: (Int) -> Date?, relevant: (Int) -> Bool, same: (Int, Int) -> Bool, sameFacts: (Int, Int) -> Bool,
         sameIdentity: (Int, Int) -> Bool = { _, _ in true }, inconsistent: inout Set<String>, json: (Int) -> Data,
-        name: (String) -> String
+        name: (String) -> String, log: inout DiagnosticsLog
     ) -> [String: Int] {
         let instant = self.instant
         var newest: [String: Int] = [:]
@@ -181,8 +185,8 @@ extension Rebuilder {
                 .min { $0.json.lexicographicallyPrecedes($1.json) }?.index
         }
         for id in conflicted {
-            report(
-                .warning, .conflictingSnapshots,
+            log.report(
+                .conflictingSnapshots,
                 "\(name(id)) has different snapshots with the same signedDate; the one that grants less is used, and "
                     + "between equals the one whose JSON sorts first")
         }
@@ -200,16 +204,16 @@ extension Rebuilder {
                 }
                 guard let revoking else { continue }
                 newest[id] = revoking
-                report(
-                    .warning, .signedAfterInstant,
+                log.report(
+                    .signedAfterInstant,
                     "\(name(id)) has a snapshot signed \((signed(revoking) ?? .distantPast).evidenceText), after "
                         + "the instant, revoking it by then; it is used, since a later snapshot may take access away "
                         + "but never give it")
                 continue
             }
             guard relevant(used), snapshots.contains(where: { !sameFacts($0, used) }) else { continue }
-            report(
-                .warning, .signedAfterInstant,
+            log.report(
+                .signedAfterInstant,
                 usedSigned <= instant
                     ? "\(name(id)) has other snapshots signed after the instant; they are set aside and the newest "
                         + "signed by then (\(usedSigned.evidenceText)) is used"

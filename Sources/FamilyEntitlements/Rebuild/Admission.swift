@@ -22,6 +22,13 @@ struct AdmittedEntries {
     /// transaction id: a chain's renewal info may describe one of them rather than the newest transaction of the
     /// chain that takes part.
     var hiddenPurchases: [String: Date] = [:]
+    /// The facts notifications gave: the events that end access or grace, and which notifications carried what.
+    var facts = NotificationFacts()
+    /// The first bundle id the history names, and whether it names another, when the catalog names none.
+    var bundleSeen: (first: String?, mixed: Bool) = (nil, false)
+    /// Whether a transaction was left out because it could not be trusted (a newer snapshot left out, impossible
+    /// values, a type the catalog contradicts): the customer still named a purchase, so is never `new`.
+    var hasUntrustedTransactions = false
 }
 
 extension AdmittedEntries {
@@ -58,33 +65,38 @@ extension AdmittedEntries {
     }
 }
 
-extension Rebuilder {
+/// Stage 1 of the rebuild, rules 9 and 10 (and rule 1's snapshots left out): keeps the entries of the rebuild's
+/// environment and app that carry what the rebuild needs, reports the rest, and gathers the notifications' events.
+struct Admission: RebuildStage {
+    let scope: RebuildScope
+
     /// Keeps the entries of the rebuild's environment that carry what the rebuild needs, and notes the rest.
-    mutating func admit(_ history: History, into evidence: inout Evidence) -> AdmittedEntries {
+    func admit(_ history: History, log: inout DiagnosticsLog) -> AdmittedEntries {
         var admitted = AdmittedEntries(transactions: history.transactions, instant: instant)
         // Read in place: copying each payload out of the array would retain every one of its strings.
         history.transactions.withUnsafeBufferPointer { buffer in
             guard let transactions = buffer.baseAddress else { return }
             for index in buffer.indices
-            where !isPlainlyAdmissible(transactions + index)
-                && !isAdmissible(transactions[index], what: "transaction \(transactions[index].id)")
+            where !isPlainlyAdmissible(transactions + index, bundleSeen: admitted.bundleSeen.first)
+                && !isAdmissible(
+                    transactions[index], what: "transaction \(transactions[index].id)", &admitted, log: &log)
             {
                 admitted.excluded.insert(index)
                 admitted.reject(transactions[index])
             }
         }
         for renewalInfo in history.renewalInfos {
-            admit(renewalInfo, what: "renewal info", into: &admitted)
+            admit(renewalInfo, what: "renewal info", into: &admitted, log: &log)
         }
         for notification in history.notifications {
-            admit(notification, into: &admitted, evidence: &evidence)
+            admit(notification, into: &admitted, log: &log)
         }
         return admitted
     }
 
     /// Whether a transaction may take part and has nothing to report: the common case, checked without mutation, so
     /// that the payload is read field by field in place rather than copied whole.
-    private func isPlainlyAdmissible(_ transaction: UnsafePointer<TransactionPayload>) -> Bool {
+    private func isPlainlyAdmissible(_ transaction: UnsafePointer<TransactionPayload>, bundleSeen: String?) -> Bool {
         guard transaction.pointee.environment == environment, transaction.pointee.inAppOwnershipType?.isKnown != false,
             let transactionId = transaction.pointee.transactionId, !transactionId.isEmpty,
             let originalId = transaction.pointee.originalTransactionId, !originalId.isEmpty,
@@ -103,39 +115,46 @@ extension Rebuilder {
             return false
         }
         return catalog?.bundleId != nil || transaction.pointee.bundleId == nil
-            || transaction.pointee.bundleId == bundleSeen.first
+            || transaction.pointee.bundleId == bundleSeen
     }
 
     /// Whether a transaction may take part: of the rebuild's environment and complete; reports it when not, and
     /// reports an ownership this library does not know.
-    private mutating func isAdmissible(_ transaction: borrowing TransactionPayload, what: @autoclosure () -> String)
-        -> Bool
-    {
-        guard admits(transaction.environment, what: what()), admits(bundleId: transaction.bundleId, what: what()),
-            isComplete(transaction, what: what()), isPossible(transaction, what: what()),
-            agreesWithCatalog(transaction, what: what())
+    private func isAdmissible(
+        _ transaction: borrowing TransactionPayload, what: @autoclosure () -> String,
+        _ admitted: inout AdmittedEntries, log: inout DiagnosticsLog
+    ) -> Bool {
+        guard admits(transaction.environment, what: what(), log: &log),
+            admits(bundleId: transaction.bundleId, what: what(), &admitted, log: &log),
+            isComplete(transaction, what: what(), log: &log),
+            isPossible(transaction, what: what(), &admitted, log: &log),
+            agreesWithCatalog(transaction, what: what(), &admitted, log: &log)
         else {
             return false
         }
         if let ownership = transaction.inAppOwnershipType, !ownership.isKnown {
-            report(
-                .warning, .unknownOwnership,
+            log.report(
+                .unknownOwnership,
                 "\(what()) has inAppOwnershipType \"\(ownership.rawValue)\", which this library does not know; it "
                     + "counts where its fields allow, without the right to manage the subscription")
         }
         return true
     }
 
-    private mutating func admit(
-        _ renewalInfo: RenewalInfoPayload, what: @autoclosure () -> String, into admitted: inout AdmittedEntries
+    private func admit(
+        _ renewalInfo: RenewalInfoPayload, what: @autoclosure () -> String, into admitted: inout AdmittedEntries,
+        log: inout DiagnosticsLog
     ) {
         let original = renewalInfo.originalTransactionId
-        guard admits(renewalInfo.environment, what: "\(what()) of original transaction \(original ?? "(none)")") else {
+        guard
+            admits(
+                renewalInfo.environment, what: "\(what()) of original transaction \(original ?? "(none)")", log: &log)
+        else {
             admitted.reject(renewalInfo)
             return
         }
         guard let original else {
-            report(.error, .incompleteTransaction, "\(what()) has no originalTransactionId; it is left out")
+            log.report(.incompleteTransaction, "\(what()) has no originalTransactionId; it is left out")
             return
         }
         let impossible = [
@@ -146,15 +165,15 @@ extension Rebuilder {
             },
         ].compactMap { $0 }
         guard impossible.isEmpty else {
-            reportImpossible(impossible, what: "\(what()) of original transaction \(original)")
+            reportImpossible(impossible, what: "\(what()) of original transaction \(original)", log: &log)
             admitted.reject(renewalInfo)
             return
         }
         admitted.renewalInfos.append(renewalInfo)
     }
 
-    private mutating func admit(
-        _ notification: NotificationPayload, into admitted: inout AdmittedEntries, evidence: inout Evidence
+    private func admit(
+        _ notification: NotificationPayload, into admitted: inout AdmittedEntries, log: inout DiagnosticsLog
     ) {
         let type = notification.notificationType ?? NotificationType(rawValue: "")
         let mention = NotificationMention(
@@ -162,43 +181,46 @@ extension Rebuilder {
             notificationUUID: notification.notificationUUID)
         let name = "\(mention.label) notification \(notification.notificationUUID ?? "(no notificationUUID)")"
         if !type.isKnown {
-            report(
-                .warning, .unknownNotificationType,
+            log.report(
+                .unknownNotificationType,
                 "\(name) has notificationType \"\(type.rawValue)\", which this library does not know; its "
                     + "transaction and renewal info were still evaluated")
         }
         if let subtype = notification.subtype, !subtype.isKnown {
-            report(
-                .warning, .unknownNotificationSubtype,
+            log.report(
+                .unknownNotificationSubtype,
                 "\(name) has subtype \"\(subtype.rawValue)\", which this library does not know; its transaction "
                     + "and renewal info were still evaluated")
         }
         guard let data = notification.data else { return }
-        guard admits(data.environment, what: name), admits(bundleId: data.bundleId, what: name) else {
+        guard admits(data.environment, what: name, log: &log),
+            admits(bundleId: data.bundleId, what: name, &admitted, log: &log)
+        else {
             if let transaction = data.transactionInfo { admitted.reject(transaction) }
             if let renewalInfo = data.renewalInfo { admitted.reject(renewalInfo) }
             return
         }
         if let transaction = data.transactionInfo {
-            if isAdmissible(transaction, what: "transaction \(transaction.id) in \(name)") {
+            if isAdmissible(transaction, what: "transaction \(transaction.id) in \(name)", &admitted, log: &log) {
                 admitted.transactions.append(transaction)
                 if let transactionId = transaction.transactionId {
-                    evidence.notifications[transactionId, default: []].insert(mention)
+                    admitted.facts.notifications[transactionId, default: []].insert(mention)
                 }
             } else {
                 admitted.reject(transaction)
             }
         }
         if let renewalInfo = data.renewalInfo {
-            admit(renewalInfo, what: "renewal info in \(name)", into: &admitted)
+            admit(renewalInfo, what: "renewal info in \(name)", into: &admitted, log: &log)
         }
-        recordEvent(of: notification, type: type, name: name, data: data, into: &evidence)
+        recordEvent(of: notification, mention: mention, data: data, into: &admitted.facts, log: &log)
     }
 
-    private mutating func recordEvent(
-        of notification: NotificationPayload, type: NotificationType, name: String, data: NotificationData,
-        into evidence: inout Evidence
+    private func recordEvent(
+        of notification: NotificationPayload, mention: NotificationMention, data: NotificationData,
+        into facts: inout NotificationFacts, log: inout DiagnosticsLog
     ) {
+        let (type, name) = (mention.type, mention.name)
         let kind: ChainEvent.Kind
         switch type {
         case .revoke:
@@ -206,8 +228,8 @@ extension Rebuilder {
             if transaction.inAppOwnershipType == .familyShared {
                 kind = .revoke(.familyRevocation)
             } else {
-                report(
-                    .warning, .unexpectedRevoke,
+                log.report(
+                    .unexpectedRevoke,
                     "\(name) revokes transaction \(transaction.id), which is not FAMILY_SHARED; it is revoked, "
                         + "cause unknown")
                 kind = .revoke(.unknown)
@@ -222,18 +244,20 @@ extension Rebuilder {
             data.renewalInfo.map({ admits($0.environment) }) ?? true
         else { return }
         guard let date = notification.signedDate else {
-            report(
-                .error, .incompleteNotification,
+            log.report(
+                .incompleteNotification,
                 "\(name) has no signedDate, so the rebuild cannot tell when it took effect; it is left out")
             return
         }
-        evidence.events[originalId, default: []].append(ChainEvent(kind: kind, date: date, notification: name))
+        facts.events[originalId, default: []].append(ChainEvent(kind: kind, date: date, notification: mention))
     }
 
     /// Whether an entry of this environment may take part; reports it when not.
-    private mutating func admits(_ entryEnvironment: Environment?, what: @autoclosure () -> String) -> Bool {
+    private func admits(
+        _ entryEnvironment: Environment?, what: @autoclosure () -> String, log: inout DiagnosticsLog
+    ) -> Bool {
         guard let entryEnvironment else {
-            report(.error, .missingEnvironment, "\(what()) has no environment; it grants nothing")
+            log.report(.missingEnvironment, "\(what()) has no environment; it grants nothing")
             return false
         }
         guard entryEnvironment == environment else {
@@ -242,7 +266,7 @@ extension Rebuilder {
                 ? "\(what()) is from Sandbox in a Production history: an attack or a bug, not a purchase; it grants "
                     + "nothing"
                 : "\(what()) is from \(entryEnvironment.rawValue), not \(environment.rawValue); it grants nothing"
-            report(.error, .foreignEnvironment, message)
+            log.report(.foreignEnvironment, message)
             return false
         }
         return true
@@ -264,29 +288,33 @@ extension Rebuilder {
 
     /// Whether an entry of this bundle id may take part; reports it when not. Without a catalog bundle id, notes the
     /// bundle ids seen, so that a history mixing apps is reported.
-    private mutating func admits(bundleId: String?, what: @autoclosure () -> String) -> Bool {
+    private func admits(
+        bundleId: String?, what: @autoclosure () -> String, _ admitted: inout AdmittedEntries,
+        log: inout DiagnosticsLog
+    ) -> Bool {
         guard let expected = catalog?.bundleId else {
             if let bundleId {
-                if bundleSeen.first == nil {
-                    bundleSeen.first = bundleId
-                } else if bundleSeen.first != bundleId {
-                    bundleSeen.mixed = true
+                if admitted.bundleSeen.first == nil {
+                    admitted.bundleSeen.first = bundleId
+                } else if admitted.bundleSeen.first != bundleId {
+                    admitted.bundleSeen.mixed = true
                 }
             }
             return true
         }
         guard bundleId != expected else { return true }
-        report(
-            .error, .foreignBundle,
+        log.report(
+            .foreignBundle,
             "\(what()) is of bundle id \(bundleId.map { "\"\($0)\"" } ?? "(none)"), not the catalog's \"\(expected)\"; it "
                 + "grants nothing")
         return false
     }
 
     /// Whether a transaction carries only values a real payload can; reports the impossible ones when not.
-    private mutating func isPossible(_ transaction: borrowing TransactionPayload, what: @autoclosure () -> String)
-        -> Bool
-    {
+    private func isPossible(
+        _ transaction: borrowing TransactionPayload, what: @autoclosure () -> String,
+        _ admitted: inout AdmittedEntries, log: inout DiagnosticsLog
+    ) -> Bool {
         let purchase = transaction.purchaseDate ?? Self.appStoreOpening
         func early(_ name: String, _ date: Date?) -> String? {
             date.flatMap { $0 < Self.appStoreOpening ? "\(name) \($0.evidenceText), before the App Store opened" : nil }
@@ -303,37 +331,38 @@ extension Rebuilder {
             transaction.price.flatMap { $0 < 0 ? "a negative price (\($0) milliunits)" : nil },
         ].compactMap { $0 }
         guard impossible.isEmpty else {
-            reportImpossible(impossible, what: what())
-            hasUntrustedTransactions = true
+            reportImpossible(impossible, what: what(), log: &log)
+            admitted.hasUntrustedTransactions = true
             return false
         }
         return true
     }
 
-    private mutating func reportImpossible(_ values: [String], what: String) {
-        report(
-            .error, .impossibleValue,
+    private func reportImpossible(_ values: [String], what: String, log: inout DiagnosticsLog) {
+        log.report(
+            .impossibleValue,
             "\(what) has \(values.joined(separator: ", ")), which no real payload carries; it grants nothing")
     }
 
     /// Whether a transaction's own type agrees with the catalog's type for its product; reports it when not.
-    private mutating func agreesWithCatalog(
-        _ transaction: borrowing TransactionPayload, what: @autoclosure () -> String
+    private func agreesWithCatalog(
+        _ transaction: borrowing TransactionPayload, what: @autoclosure () -> String,
+        _ admitted: inout AdmittedEntries, log: inout DiagnosticsLog
     ) -> Bool {
         guard let productId = transaction.productId, let catalogType = catalogProducts[productId]?.type,
             let type = transaction.type, type != catalogType
         else { return true }
-        report(
-            .error, .catalogTypeMismatch,
+        log.report(
+            .catalogTypeMismatch,
             "\(what()) is of type \(type.rawValue), but the catalog says \(productId) is \(catalogType.rawValue); "
                 + "one of them is wrong, so it grants nothing")
-        hasUntrustedTransactions = true
+        admitted.hasUntrustedTransactions = true
         return false
     }
 
-    private mutating func isComplete(_ transaction: borrowing TransactionPayload, what: @autoclosure () -> String)
-        -> Bool
-    {
+    private func isComplete(
+        _ transaction: borrowing TransactionPayload, what: @autoclosure () -> String, log: inout DiagnosticsLog
+    ) -> Bool {
         if transaction.transactionId != nil, transaction.originalTransactionId != nil, transaction.productId != nil,
             transaction.purchaseDate != nil
         {
@@ -345,8 +374,7 @@ extension Rebuilder {
             transaction.productId == nil ? "productId" : nil,
             transaction.purchaseDate == nil ? "purchaseDate" : nil,
         ].compactMap { $0 }
-        report(
-            .error, .incompleteTransaction, "\(what()) has no \(missing.joined(separator: ", ")); it grants nothing")
+        log.report(.incompleteTransaction, "\(what()) has no \(missing.joined(separator: ", ")); it grants nothing")
         return false
     }
 }

@@ -1,0 +1,212 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The admitted transactions of one rebuild, read in place.
+///
+/// Payloads are large values with many strings: reading one from an array copies it, retaining each string, and that
+/// dominated the rebuild of a long history. A buffer's elements are read where they are. A store is only valid
+/// within the rebuild that made it, and nothing that outlives the rebuild holds one.
+typealias Store = UnsafeBufferPointer<TransactionPayload>
+
+/// What the evaluation of a chain reads of each transaction, gathered in one pass over the history.
+///
+/// A long history does not fit in the processor's caches, and a chain's transactions lie scattered through it;
+/// reading these few fields in one sequential pass, then evaluating from them, keeps the rebuild close to linear.
+struct ChainEntry {
+    /// The transaction's position in the admitted transactions.
+    var index: Int
+    /// The transaction's product, as a position in the chain's `productIds`.
+    var product: Int
+    var purchaseDate: Date
+    var expiresDate: Date?
+    var revocationDate: Date?
+    var signedDate: Date?
+    var isUpgraded: Bool
+}
+
+/// The entries of one chain as the history gives them, with the chain's products.
+struct ChainEntries {
+    var entries: [ChainEntry] = []
+    /// The products the chain names, in the order first seen: usually one to three.
+    var productIds: [String] = []
+    /// Each product's position in `productIds`: a hostile chain may name a product per transaction.
+    private var productPositions: [String: Int] = [:]
+
+    /// Adds the entry of an admitted auto-renewable transaction of `productId`, setting its product.
+    mutating func append(_ entry: ChainEntry, productId: String) {
+        var entry = entry
+        // Renewals usually name the product of the transaction before them: one comparison, no hashing.
+        if let last = entries.last?.product, productIds[last] == productId {
+            entry.product = last
+        } else if let known = productPositions[productId] {
+            entry.product = known
+        } else {
+            entry.product = productIds.count
+            productPositions[productId] = productIds.count
+            productIds.append(productId)
+        }
+        entries.append(entry)
+    }
+}
+
+/// The transactions of one subscription chain, in purchase order: their entries, and the payloads read in place.
+struct Chain {
+    let store: Store
+    let entries: [ChainEntry]
+    let productIds: [String]
+
+    init(store: Store, entries unsorted: ChainEntries) {
+        self.store = store
+        productIds = unsorted.productIds
+        func precedes(_ lhs: ChainEntry, _ rhs: ChainEntry) -> Bool {
+            lhs.purchaseDate != rhs.purchaseDate
+                ? lhs.purchaseDate < rhs.purchaseDate : store[lhs.index].id < store[rhs.index].id
+        }
+        // Histories usually arrive in purchase order; checking costs one comparison per transaction.
+        let entries = unsorted.entries
+        let isSorted = zip(entries, entries.dropFirst()).allSatisfy { !precedes($1, $0) }
+        self.entries = isSorted ? entries : entries.sorted(by: precedes)
+    }
+
+    var count: Int { entries.count }
+    var indices: Range<Int> { entries.indices }
+
+    /// The position of the transaction at `position` in the admitted transactions.
+    func storeIndex(_ position: Int) -> Int { entries[position].index }
+
+    subscript(position: Int) -> TransactionPayload {
+        _read { yield store[entries[position].index] }
+    }
+}
+
+/// A subscription chain with what its evaluation reads besides its transactions.
+struct ChainContext {
+    var chain: Chain
+    var renewalInfo: RenewalInfoPayload?
+    var events: ChainEvents
+    /// For each position, the next position of the chain that names another product.
+    var nextOtherProduct: [Int?]
+
+    init(chain: Chain, renewalInfo: RenewalInfoPayload?, events: ChainEvents) {
+        self.chain = chain
+        self.renewalInfo = renewalInfo
+        self.events = events
+        var nextOtherProduct = [Int?](repeating: nil, count: chain.count)
+        var following: Int?
+        for index in chain.indices.reversed() {
+            nextOtherProduct[index] = following
+            if let next = following, chain.entries[next].product == chain.entries[index].product {
+                nextOtherProduct[index] = nextOtherProduct[next]
+            }
+            following = index
+        }
+        self.nextOtherProduct = nextOtherProduct
+    }
+}
+
+/// A notification that changes a subscription chain regardless of older snapshots.
+struct ChainEvent: Hashable {
+    enum Kind: Hashable, Comparable {
+        /// A REVOKE without revocationDate: revokes the chain's transactions purchased up to it, for this cause.
+        case revoke(RevocationCause)
+        /// An EXPIRED notification: no grace period and no billing retry after it.
+        case expired
+        /// A GRACE_PERIOD_EXPIRED notification: no grace period after it.
+        case gracePeriodExpired
+
+        /// Orders kinds as their names do (`expired`, `gracePeriodExpired`, `revoke`, then the cause's raw value),
+        /// without writing them out.
+        static func < (lhs: Kind, rhs: Kind) -> Bool {
+            switch (lhs, rhs) {
+            case (.revoke(let lhs), .revoke(let rhs)): lhs.rawValue < rhs.rawValue
+            default: lhs.rank < rhs.rank
+            }
+        }
+
+        private var rank: Int {
+            switch self {
+            case .expired: 0
+            case .gracePeriodExpired: 1
+            case .revoke: 2
+            }
+        }
+    }
+
+    var kind: Kind
+    var date: Date
+    /// The notification, named in evidence.
+    var notification: NotificationMention
+
+    /// Whether this event comes first: the earlier one, then by notification and kind, so that arrival order never
+    /// decides between events signed in the same millisecond.
+    func precedes(_ other: ChainEvent) -> Bool {
+        if date != other.date { return date < other.date }
+        if notification != other.notification { return notification < other.notification }
+        return kind < other.kind
+    }
+}
+
+/// The events of one chain, each kind apart and in the order of `ChainEvent.precedes` once `ordered()` has run.
+///
+/// Every transaction of the chain asks for the first event of a kind at or after its purchase: ordered once, each
+/// question is a binary search, so that a chain with as many notifications as renewals stays close to linear.
+struct ChainEvents: ExpressibleByArrayLiteral {
+    /// What a question asks for: a REVOKE of any cause, or one exact kind.
+    enum Filter {
+        case revoke
+        case expired
+        case gracePeriodExpired
+    }
+
+    private var revokes: [ChainEvent] = []
+    private var expired: [ChainEvent] = []
+    private var gracePeriodExpired: [ChainEvent] = []
+    private var isOrdered = true
+
+    init(arrayLiteral events: ChainEvent...) {
+        for event in events { append(event) }
+    }
+
+    var isEmpty: Bool { revokes.isEmpty && expired.isEmpty && gracePeriodExpired.isEmpty }
+
+    mutating func append(_ event: ChainEvent) {
+        isOrdered = false
+        switch event.kind {
+        case .revoke: revokes.append(event)
+        case .expired: expired.append(event)
+        case .gracePeriodExpired: gracePeriodExpired.append(event)
+        }
+    }
+
+    /// The same events, ordered for `first`.
+    func ordered() -> ChainEvents {
+        var ordered = self
+        ordered.revokes.sort { $0.precedes($1) }
+        ordered.expired.sort { $0.precedes($1) }
+        ordered.gracePeriodExpired.sort { $0.precedes($1) }
+        ordered.isOrdered = true
+        return ordered
+    }
+
+    /// The first event (by `ChainEvent.precedes`) that `filter` takes, signed from `start` up to `end` included.
+    func first(_ filter: Filter, from start: Date, through end: Date) -> ChainEvent? {
+        assert(isOrdered, "ChainEvents.first before ordered()")
+        let events =
+            switch filter {
+            case .revoke: revokes
+            case .expired: expired
+            case .gracePeriodExpired: gracePeriodExpired
+            }
+        // Ordered by date first, so the first event signed at or after `start` precedes every later one.
+        var (low, high) = (0, events.count)
+        while low < high {
+            let middle = low + (high - low) / 2
+            if events[middle].date < start { low = middle + 1 } else { high = middle }
+        }
+        guard low < events.count, events[low].date <= end else { return nil }
+        return events[low]
+    }
+}

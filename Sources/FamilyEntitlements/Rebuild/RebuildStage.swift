@@ -1,0 +1,89 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// What every stage of a rebuild reads: the instant of evaluation, the environment and the catalog.
+struct RebuildScope {
+    let instant: Date
+    let environment: Environment
+    let catalog: ProductCatalog?
+    /// The catalog's products; none without a catalog.
+    let catalogProducts: [String: ProductCatalog.Product]
+
+    init(instant: Date, environment: Environment, catalog: ProductCatalog?) {
+        self.instant = instant
+        self.environment = environment
+        self.catalog = catalog
+        catalogProducts = catalog?.products ?? [:]
+    }
+}
+
+/// A stage of the rebuild: a value holding the scope, whose functions never mutate it and record what they notice in
+/// a `DiagnosticsLog` passed to them. See docs/architecture.md for the order data flows through the stages.
+protocol RebuildStage {
+    var scope: RebuildScope { get }
+}
+
+extension RebuildStage {
+    var instant: Date { scope.instant }
+    var environment: Environment { scope.environment }
+    var catalog: ProductCatalog? { scope.catalog }
+    var catalogProducts: [String: ProductCatalog.Product] { scope.catalogProducts }
+}
+
+/// What the rebuild noticed, each diagnostic once: passed explicitly to every stage that reports.
+struct DiagnosticsLog {
+    private(set) var diagnostics: Set<Diagnostic> = []
+
+    /// Records a diagnostic of `code`, whose severity and rule the code carries.
+    mutating func report(_ code: Diagnostic.Code, _ message: String) {
+        diagnostics.insert(Diagnostic(code, message: message))
+    }
+
+    /// The diagnostics, sorted.
+    var sorted: [Diagnostic] { diagnostics.sorted() }
+}
+
+/// Facts gathered from notifications during admission, for evaluation and for the evidence.
+struct NotificationFacts {
+    /// Events that end access or grace, by original transaction id; ordered once admission is over.
+    var events: [String: ChainEvents] = [:]
+    /// The notifications that carried each transaction, by transaction id.
+    var notifications: [String: Set<NotificationMention>] = [:]
+}
+
+/// One transaction's evaluation for the product it names: its state and the reasons for it, recorded as data.
+struct Candidate {
+    /// The transaction's position in the admitted transactions.
+    var index: Int
+    var state: AccessState
+    var expiresDate: Date?
+    var willRenew: Bool?
+    var revocation: Revocation?
+    /// The evidence of the evaluation, in the order it was found; rendered to words only on request.
+    var reasons: [Reason]
+
+    var grants: Bool { state.grantsAccess }
+}
+
+/// A revocation of one transaction: when, and its cause as stated or inferred.
+struct Revocation {
+    var date: Date
+    var cause: RevocationCauseFinding
+    /// The REVOKE notification that revoked the transaction, when its snapshot carries no revocationDate.
+    var event: ChainEvent?
+}
+
+extension TransactionPayload {
+    /// The transaction identifier, or a placeholder naming the product for messages.
+    ///
+    /// Small enough to inline, so that reading it from a payload in place reads one field rather than copying the
+    /// payload; the placeholder is built out of line.
+    @inline(__always)
+    var id: String { transactionId ?? placeholderId() }
+
+    @inline(never)
+    private func placeholderId() -> String { "without transactionId (product \(productId ?? "unknown"))" }
+}

@@ -1,0 +1,74 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// Stage 7 of the rebuild, rule 11: the customer's status, the entitlements and the diagnostics.
+struct Summary: RebuildStage {
+    let scope: RebuildScope
+
+    /// The report of the products' decisions; `namesAPurchase` says whether the history named a purchase that counts
+    /// towards the customer's status (an untrusted one included).
+    func summarise(
+        _ products: [ProductDecision], namesAPurchase: Bool, mixedBundles: Bool, log: inout DiagnosticsLog
+    ) -> EntitlementReport {
+        var entitlements: [String: Bool] = [:]
+        for (productId, product) in catalogProducts {
+            for entitlement in product.entitlements ?? [productId] {
+                entitlements[entitlement] = entitlements[entitlement] ?? false
+            }
+        }
+        for product in products {
+            guard let catalog else {
+                entitlements[product.productId] = (entitlements[product.productId] ?? false) || product.hasAccess
+                continue
+            }
+            guard catalogProducts[product.productId] != nil else {
+                log.report(
+                    .uncataloguedProduct,
+                    "product \(product.productId) is not in the catalog; it unlocks no entitlement (its decision, "
+                        + "\(product.state.rawValue), is still reported)")
+                continue
+            }
+            for entitlement in catalog.entitlements(of: product.productId) {
+                entitlements[entitlement] = (entitlements[entitlement] ?? false) || product.hasAccess
+            }
+        }
+        if mixedBundles {
+            log.report(
+                .mixedBundles,
+                "the history names more than one bundle id and the catalog names none; name the app's bundleId in the "
+                    + "catalog so that other apps' entries grant nothing")
+        }
+        let customer: CustomerStanding
+        if products.contains(where: \.hasAccess) {
+            customer = .active
+        } else if !namesAPurchase {
+            customer = .new
+        } else {
+            customer = .inactive(products.lazy.map(InactiveReason.init(of:)).min() ?? .undetermined)
+        }
+        return EntitlementReport(
+            asOf: instant, environment: environment, customer: customer, products: products,
+            entitlements: entitlements, diagnostics: log.sorted)
+    }
+}
+
+extension InactiveReason {
+    /// Why a product that does not grant leaves the customer without access.
+    init(of product: ProductDecision) {
+        switch product.state {
+        case .billingRetry:
+            self = product.ownership == .purchased ? .billingRetry : .billingRetryFamilyMember
+        case .revoked:
+            switch product.revocationCause {
+            case .refund?, .proratedRefund?: self = .refunded
+            case .familyRevocation?: self = .familyRevocation
+            default: self = .revoked
+            }
+        case .undetermined: self = .undetermined
+        case .expired, .upgraded, .active, .gracePeriod: self = .expired
+        }
+    }
+}
