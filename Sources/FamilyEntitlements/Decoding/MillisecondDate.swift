@@ -6,10 +6,12 @@
 
 /// Apple's date convention: a JSON number of milliseconds since 1970-01-01T00:00:00Z.
 ///
-/// Xcode-signed payloads carry fractional milliseconds and a year-1 `originalPurchaseDate` of -62135769600000, so the
-/// accepted range is the years 1 to 9999; anything else (NaN, infinities, 1e300) is an `invalidDate` error.
+/// Xcode-signed payloads carry fractional milliseconds and a placeholder `originalPurchaseDate` of -62135769600000, so
+/// the accepted range runs from the last days of year 0 to the end of 9999; anything else (NaN, infinities, 1e300) is
+/// an `invalidDate` error.
 package enum MillisecondDate {
-    /// 0001-01-01T00:00:00Z, the earliest instant accepted (Xcode's placeholder original purchase date is within it).
+    /// 0000-12-28T00:00:00Z (proleptic Gregorian), the earliest instant accepted: two days before Xcode's placeholder
+    /// original purchase date, which is 0000-12-30, two days before 0001-01-01.
     package static let earliest: Double = -62_135_769_600_000 - 86_400_000 * 2
     /// 9999-12-31T23:59:59.999Z, the latest instant accepted.
     package static let latest: Double = 253_402_300_799_999

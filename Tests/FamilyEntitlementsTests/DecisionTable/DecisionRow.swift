@@ -45,10 +45,10 @@ struct ProductExpectation: Sendable {
     }
 }
 
-/// One named rule of the decision table: a history, an instant, the expected decision and the evidence for it.
+/// One named row of the decision table: a history, an instant, the expected decision and the evidence for it.
 struct DecisionRow: Sendable, CustomTestStringConvertible {
-    /// The rule number in docs/decision-table.md.
-    var rule: Int
+    /// The rule of docs/decision-table.md the row shows; its rows live in `Rules/`, one file per rule.
+    var rule: DecisionRule
     /// What the row shows, in words a reviewer checks against Apple's documentation.
     var name: String
     /// Where the rule comes from: a section of apple-facts.md or Apple's documentation.
@@ -65,7 +65,7 @@ struct DecisionRow: Sendable, CustomTestStringConvertible {
     var diagnostics: Set<Diagnostic.Code> = []
     var entitlements: [String: Bool]? = nil
 
-    var testDescription: String { "rule \(rule): \(name)" }
+    var testDescription: String { "rule \(rule.rawValue): \(name)" }
 
     var instant: Date { Given.day(asOf) }
 
@@ -122,6 +122,31 @@ struct DecisionRow: Sendable, CustomTestStringConvertible {
             problems.append("\(name).because lacks \"\(phrase)\": \(decision.because)")
         }
         return problems
+    }
+}
+
+extension DecisionRow {
+    /// Every row of the decision table, in rule order.
+    static let all: [DecisionRow] = DecisionRule.allCases.flatMap(\.rows)
+}
+
+extension DecisionRule {
+    /// This rule's rows, from the file of `Rules/` named after it.
+    var rows: [DecisionRow] {
+        switch self {
+        case .snapshots: DecisionRow.snapshots
+        case .autoRenewableSubscriptions: DecisionRow.autoRenewableSubscriptions
+        case .upgradesAndDowngrades: DecisionRow.upgradesAndDowngrades
+        case .oneTimePurchases: DecisionRow.oneTimePurchases
+        case .familySharing: DecisionRow.familySharing
+        case .willRenew: DecisionRow.willRenew
+        case .revocationCause: DecisionRow.revocationCause
+        case .offers: DecisionRow.offers
+        case .environment: DecisionRow.environment
+        case .unknownValues: DecisionRow.unknownValues
+        case .customerStatus: DecisionRow.customerStatus
+        case .evidence: DecisionRow.evidence
+        }
     }
 }
 

@@ -1,6 +1,10 @@
 import FamilyEntitlements
+import Foundation
 
 extension DecisionRow {
+    /// The rows of ``DecisionRule/autoRenewableSubscriptions``, in the order docs/decision-table.md lists them.
+    static let autoRenewableSubscriptions: [DecisionRow] = subscriptions + edges
+
     /// Rule 2: auto-renewable subscriptions, renewal info, grace period and billing retry.
     static let subscriptions: [DecisionRow] = {
         let first = Given.subscription("2001", from: 0, to: 30)
@@ -15,7 +19,8 @@ extension DecisionRow {
         }
         return [
             DecisionRow(
-                rule: 2, name: "inside a period: access while purchaseDate <= t < expiresDate",
+                rule: .autoRenewableSubscriptions,
+                name: "inside a period: access while purchaseDate <= t < expiresDate",
                 source: "apple-facts 7; App Store Server API: expiresDate",
                 history: History(transactions: [first, second], renewalInfos: [Given.renewal("2001", signed: 30)]),
                 asOf: 45,
@@ -27,7 +32,8 @@ extension DecisionRow {
                     }
                 ], customer: .equals(.active)),
             DecisionRow(
-                rule: 2, name: "after expiresDate with no renewal info: expired, willRenew false",
+                rule: .autoRenewableSubscriptions,
+                name: "after expiresDate with no renewal info: expired, willRenew false",
                 source: "apple-facts 7: EXPIRED ends access",
                 history: History(transactions: [first, second]), asOf: 61,
                 products: [
@@ -35,7 +41,7 @@ extension DecisionRow {
                 ],
                 customer: .equals(.inactive), customerReason: .equals(.expired)),
             DecisionRow(
-                rule: 2,
+                rule: .autoRenewableSubscriptions,
                 name: "renewal failed, grace period running: gracePeriod with access until gracePeriodExpiresDate",
                 source: "apple-facts 7: in the billing grace period the customer keeps access",
                 history: History(transactions: [first, second], renewalInfos: [inGrace]), asOf: 65,
@@ -46,7 +52,8 @@ extension DecisionRow {
                     }
                 ], customer: .equals(.active)),
             DecisionRow(
-                rule: 2, name: "billing retry after the grace period: billingRetry without access",
+                rule: .autoRenewableSubscriptions,
+                name: "billing retry after the grace period: billingRetry without access",
                 source: "apple-facts 7: after grace, billing retry goes on without access",
                 history: History(transactions: [first, second], renewalInfos: [inGrace]), asOf: 80,
                 products: [
@@ -54,20 +61,22 @@ extension DecisionRow {
                 ],
                 customer: .equals(.inactive), customerReason: .equals(.billingRetry)),
             DecisionRow(
-                rule: 2, name: "billing retry without a grace period: billingRetry, ask to update payment",
+                rule: .autoRenewableSubscriptions,
+                name: "billing retry without a grace period: billingRetry, ask to update payment",
                 source: "apple-facts 7 and 10: billing retry is on hold, not expired",
                 history: History(transactions: [first, second], renewalInfos: [retrying]), asOf: 62,
                 products: [ProductExpectation(Given.monthly, .billingRetry, access: false)],
                 customer: .equals(.inactive), customerReason: .equals(.billingRetry)),
             DecisionRow(
-                rule: 2,
+                rule: .autoRenewableSubscriptions,
                 name: "billing retry more than 60 days after expiry: expired, whatever the old renewal info says",
                 source: "apple-facts 7: Apple retries billing for up to 60 days",
                 history: History(transactions: [first, second], renewalInfos: [retrying]), asOf: 121,
                 products: [ProductExpectation(Given.monthly, .expired, access: false)],
                 customer: .equals(.inactive), customerReason: .equals(.expired)),
             DecisionRow(
-                rule: 2, name: "EXPIRED ends the grace period an older renewal info still reports",
+                rule: .autoRenewableSubscriptions,
+                name: "EXPIRED ends the grace period an older renewal info still reports",
                 source: "apple-facts 7 and 10: EXPIRED ends access; unmapped EXPIRED left rows active",
                 history: History(
                     transactions: [first, second], renewalInfos: [inGrace],
@@ -80,7 +89,8 @@ extension DecisionRow {
                     }
                 ]),
             DecisionRow(
-                rule: 2, name: "GRACE_PERIOD_EXPIRED ends the grace period: billing retry goes on without access",
+                rule: .autoRenewableSubscriptions,
+                name: "GRACE_PERIOD_EXPIRED ends the grace period: billing retry goes on without access",
                 source: "apple-facts 3 and 7: GRACE_PERIOD_EXPIRED, billing retry goes on",
                 history: History(
                     transactions: [first, second], renewalInfos: [inGrace],
@@ -88,7 +98,8 @@ extension DecisionRow {
                 asOf: 65,
                 products: [ProductExpectation(Given.monthly, .billingRetry, access: false)]),
             DecisionRow(
-                rule: 2, name: "DID_RENEW BILLING_RECOVERY: access again, recorded as a recovery, not a new purchase",
+                rule: .autoRenewableSubscriptions,
+                name: "DID_RENEW BILLING_RECOVERY: access again, recorded as a recovery, not a new purchase",
                 source: "apple-facts 3 and 7: BILLING_RECOVERY restores access",
                 history: History(
                     transactions: [first, second], renewalInfos: [retrying],
@@ -105,7 +116,8 @@ extension DecisionRow {
                     }
                 ]),
             DecisionRow(
-                rule: 2, name: "renewal info signed before the newest period began says nothing about it",
+                rule: .autoRenewableSubscriptions,
+                name: "renewal info signed before the newest period began says nothing about it",
                 source: "apple-facts 1: renewal info describes the newest transaction of its chain",
                 history: History(
                     transactions: [first, second],
@@ -117,7 +129,7 @@ extension DecisionRow {
                     ]), asOf: 61,
                 products: [ProductExpectation(Given.monthly, .expired, access: false)]),
             DecisionRow(
-                rule: 2, name: "refunding a past renewal does not end the current period",
+                rule: .autoRenewableSubscriptions, name: "refunding a past renewal does not end the current period",
                 source: "apple-facts 5: the refunded transaction carries revocationDate",
                 history: History(transactions: [
                     Given.subscription("2001", from: 0, to: 30, signed: 40) { $0.revocationDate = Given.day(40) },
@@ -127,7 +139,7 @@ extension DecisionRow {
                     ProductExpectation(Given.monthly, .active, access: true) { $0.transactionId = .equals("2002") }
                 ]),
             DecisionRow(
-                rule: 2, name: "refunding the current period ends access at once",
+                rule: .autoRenewableSubscriptions, name: "refunding the current period ends access at once",
                 source: "apple-facts 5: REFUND, access ends",
                 history: History(transactions: [
                     first,
@@ -144,7 +156,8 @@ extension DecisionRow {
                     }
                 ], customer: .equals(.inactive), customerReason: .equals(.refunded)),
             DecisionRow(
-                rule: 2, name: "an auto-renewable transaction without expiresDate never grants",
+                rule: .autoRenewableSubscriptions,
+                name: "an auto-renewable transaction without expiresDate never grants",
                 source: "decision table: never access on bad data",
                 history: History(transactions: [Given.subscription("2001", from: 0, to: 30) { $0.expiresDate = nil }]),
                 asOf: 5,
@@ -164,18 +177,20 @@ extension DecisionRow {
         }
         return [
             DecisionRow(
-                rule: 2, name: "exactly at purchaseDate: active, the period includes its first instant",
+                rule: .autoRenewableSubscriptions,
+                name: "exactly at purchaseDate: active, the period includes its first instant",
                 source: "App Store Server API: purchaseDate; apple-facts 7",
                 history: History(transactions: [period]), asOf: 0,
                 products: [ProductExpectation(Given.monthly, .active, access: true)], customer: .equals(.active)),
             DecisionRow(
-                rule: 2, name: "exactly at expiresDate: expired, the period ends at that instant",
+                rule: .autoRenewableSubscriptions,
+                name: "exactly at expiresDate: expired, the period ends at that instant",
                 source: "App Store Server API: expiresDate, the time the subscription expires",
                 history: History(transactions: [period]), asOf: 30,
                 products: [ProductExpectation(Given.monthly, .expired, access: false)],
                 customer: .equals(.inactive), customerReason: .equals(.expired)),
             DecisionRow(
-                rule: 2, name: "exactly at revocationDate: revoked, refund",
+                rule: .autoRenewableSubscriptions, name: "exactly at revocationDate: revoked, refund",
                 source: "apple-facts 5: REFUND, the transaction carries revocationDate and access ends",
                 history: History(transactions: [
                     Given.subscription("2101", from: 0, to: 30, signed: 3) {
@@ -190,13 +205,13 @@ extension DecisionRow {
                     }
                 ], customer: .equals(.inactive), customerReason: .equals(.refunded)),
             DecisionRow(
-                rule: 2, name: "exactly at gracePeriodExpiresDate: billingRetry, no access",
+                rule: .autoRenewableSubscriptions, name: "exactly at gracePeriodExpiresDate: billingRetry, no access",
                 source: "apple-facts 7: after the grace period billing retry goes on without access",
                 history: History(transactions: [period], renewalInfos: [graceTo40]), asOf: 40,
                 products: [ProductExpectation(Given.monthly, .billingRetry, access: false)],
                 customer: .equals(.inactive), customerReason: .equals(.billingRetry)),
             DecisionRow(
-                rule: 2,
+                rule: .autoRenewableSubscriptions,
                 name: "a renewal info signed in the same millisecond as the newest purchase still describes it",
                 source: "apple-facts 1 and 7: renewal info describes the newest transaction of its chain",
                 history: History(
@@ -213,7 +228,7 @@ extension DecisionRow {
                     }
                 ]),
             DecisionRow(
-                rule: 2, name: "billing retry exactly 60 days after expiry: expired",
+                rule: .autoRenewableSubscriptions, name: "billing retry exactly 60 days after expiry: expired",
                 source: "apple-facts 7: Apple retries billing for up to 60 days",
                 history: History(
                     transactions: [period],
@@ -222,7 +237,8 @@ extension DecisionRow {
                 products: [ProductExpectation(Given.monthly, .expired, access: false)],
                 customer: .equals(.inactive), customerReason: .equals(.expired)),
             DecisionRow(
-                rule: 2, name: "exactly at an EXPIRED notification's signedDate: expired, the grace period is over",
+                rule: .autoRenewableSubscriptions,
+                name: "exactly at an EXPIRED notification's signedDate: expired, the grace period is over",
                 source: "apple-facts 7 and 10: EXPIRED ends access",
                 history: History(
                     transactions: [period], renewalInfos: [graceTo40],
@@ -230,7 +246,7 @@ extension DecisionRow {
                 asOf: 35,
                 products: [ProductExpectation(Given.monthly, .expired, access: false)]),
             DecisionRow(
-                rule: 2,
+                rule: .autoRenewableSubscriptions,
                 name: "an EXPIRED notification from before a resubscription does not end the new period's grace",
                 source: "apple-facts 3 and 7: EXPIRED ends the period it was sent for; a resubscription starts anew",
                 history: History(
@@ -254,7 +270,7 @@ extension DecisionRow {
                     }
                 ]),
             DecisionRow(
-                rule: 2,
+                rule: .autoRenewableSubscriptions,
                 name: "two overlapping periods of one chain: revoking the longer one at the instant leaves the other",
                 source: "apple-facts 4: re-read the whole history, another transaction may still entitle",
                 history: History(transactions: [
@@ -268,7 +284,8 @@ extension DecisionRow {
                     ProductExpectation(Given.monthly, .active, access: true) { $0.transactionId = .equals("2101") }
                 ]),
             DecisionRow(
-                rule: 2, name: "two periods of one chain grant at once: the one that lasts longer is reported",
+                rule: .autoRenewableSubscriptions,
+                name: "two periods of one chain grant at once: the one that lasts longer is reported",
                 source: "decision table: the product is granted while any transaction grants, the longest reported",
                 history: History(transactions: [
                     Given.subscription("2101", from: 0, to: 40),
@@ -281,7 +298,7 @@ extension DecisionRow {
                     }
                 ]),
             DecisionRow(
-                rule: 2,
+                rule: .autoRenewableSubscriptions,
                 name:
                     "two transactions of one chain bought in the same millisecond: the greater transactionId is newest",
                 source: "decision table: the same entries in any order give the same answer; ties never follow arrival",

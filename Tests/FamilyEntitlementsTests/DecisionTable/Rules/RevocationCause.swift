@@ -1,14 +1,15 @@
 import FamilyEntitlements
+import Foundation
 
 extension DecisionRow {
     /// Rule 7: the cause of a revocation, stated or inferred.
-    static let revocations: [DecisionRow] = {
+    static let revocationCause: [DecisionRow] = {
         func revoked(
             _ name: String, ownership: OwnershipType, type: RevocationType? = nil, reason: RevocationReason? = nil,
             cause: RevocationCause, inferred: Bool, diagnostics: Set<Diagnostic.Code> = [], source: String
         ) -> DecisionRow {
             DecisionRow(
-                rule: 7, name: name, source: source,
+                rule: .revocationCause, name: name, source: source,
                 history: History(transactions: [
                     Given.subscription("7001", from: 0, to: 30, ownership: ownership, signed: 3) {
                         $0.revocationDate = Given.day(3)
@@ -65,7 +66,7 @@ extension DecisionRow {
                 ownership: .familyShared, reason: .otherReason, cause: .unknown, inferred: true,
                 source: "apple-facts 4: 0 is set both when the member leaves and after a purchaser refund"),
             DecisionRow(
-                rule: 7,
+                rule: .revocationCause,
                 name: "no revocationType, FAMILY_SHARED, no reason: unknown, the customer is inactive (revoked)",
                 source: "apple-facts 4: only revocationReason 1 proves a refund on a member's copy",
                 history: History(transactions: [
@@ -80,7 +81,8 @@ extension DecisionRow {
                     }
                 ], customer: .equals(.inactive), customerReason: .equals(.revoked)),
             DecisionRow(
-                rule: 7, name: "no revocationType, an unknown ownership (ASSIGNED): cause unknown, inferred, reported",
+                rule: .revocationCause,
+                name: "no revocationType, an unknown ownership (ASSIGNED): cause unknown, inferred, reported",
                 source: "apple-facts 2: no server value of the assigned ownership is documented; never guess a refund",
                 history: History(transactions: [
                     Given.subscription(
@@ -97,7 +99,8 @@ extension DecisionRow {
                     }
                 ], customer: .equals(.inactive), customerReason: .equals(.revoked), diagnostics: [.unknownOwnership]),
             DecisionRow(
-                rule: 7, name: "a REVOKE earlier than a refund snapshot decides the cause: familyRevocation",
+                rule: .revocationCause,
+                name: "a REVOKE earlier than a refund snapshot decides the cause: familyRevocation",
                 source: "apple-facts 4: the earliest revocation ends access; a departure's REVOKE carries no "
                     + "revocationDate (seed documents; Apple documents revocationDate for family revocations too)",
                 history: History(
@@ -120,7 +123,7 @@ extension DecisionRow {
                     }
                 ], customer: .equals(.inactive), customerReason: .equals(.familyRevocation)),
             DecisionRow(
-                rule: 7,
+                rule: .revocationCause,
                 name: "member leaves: REVOKE without revocationDate -> revoked, familyRevocation at its signedDate",
                 source: "apple-facts 4: a departure's REVOKE arrives without revocationDate",
                 history: History(transactions: [shared], notifications: [revoke]), asOf: 12,
@@ -132,7 +135,7 @@ extension DecisionRow {
                     }
                 ], customer: .equals(.inactive), customerReason: .equals(.familyRevocation)),
             DecisionRow(
-                rule: 7, name: "exactly at a REVOKE's signedDate: revoked, familyRevocation",
+                rule: .revocationCause, name: "exactly at a REVOKE's signedDate: revoked, familyRevocation",
                 source: "apple-facts 4: REVOKE ends access",
                 history: History(transactions: [shared], notifications: [revoke]), asOf: 10,
                 products: [
@@ -141,19 +144,20 @@ extension DecisionRow {
                     }
                 ]),
             DecisionRow(
-                rule: 7, name: "before the REVOKE's signedDate the member still had access",
+                rule: .revocationCause, name: "before the REVOKE's signedDate the member still had access",
                 source: "decision table: the instant of evaluation is explicit",
                 history: History(transactions: [shared], notifications: [revoke]), asOf: 8,
                 products: [ProductExpectation(Given.monthly, .active, access: true)]),
             DecisionRow(
-                rule: 7, name: "a stale snapshot arriving after the REVOKE does not undo it",
+                rule: .revocationCause, name: "a stale snapshot arriving after the REVOKE does not undo it",
                 source: "apple-facts 5: the newest information is the truth",
                 history: History(
                     transactions: [Given.subscription("7101", from: 0, to: 30, ownership: .familyShared, signed: 2)],
                     notifications: [revoke]), asOf: 12,
                 products: [ProductExpectation(Given.monthly, .revoked, access: false)]),
             DecisionRow(
-                rule: 7, name: "the member rejoins: a transaction purchased after the REVOKE grants again",
+                rule: .revocationCause,
+                name: "the member rejoins: a transaction purchased after the REVOKE grants again",
                 source: "apple-facts 4: grant on the transactions Apple issues",
                 history: History(
                     transactions: [
@@ -164,7 +168,7 @@ extension DecisionRow {
                     ProductExpectation(Given.monthly, .active, access: true) { $0.transactionId = .equals("7102") }
                 ]),
             DecisionRow(
-                rule: 7,
+                rule: .revocationCause,
                 name: "REVOKE of a PURCHASED transaction without revocationDate: revoked, cause unknown, reported",
                 source: "apple-facts 4: REVOKE is sent for FAMILY_SHARED transactions",
                 history: History(notifications: [

@@ -1,13 +1,14 @@
 import FamilyEntitlements
+import Foundation
 
 extension DecisionRow {
-    /// Rule 5: Family Sharing; rule 6: willRenew.
-    static let family: [DecisionRow] = {
+    /// Rule 5: what a family member's copy grants, and one person holding two copies.
+    static let familySharing: [DecisionRow] = {
         let shared = Given.subscription("5001", from: 0, to: 30, ownership: .familyShared)
         let own = Given.subscription("5101", from: 0, to: 30)
         return [
             DecisionRow(
-                rule: 5, name: "FAMILY_SHARED transaction grants on its own; the member cannot manage it",
+                rule: .familySharing, name: "FAMILY_SHARED transaction grants on its own; the member cannot manage it",
                 source: "apple-facts 4 and 10: the member cannot cancel or manage",
                 history: History(transactions: [shared]), asOf: 5,
                 products: [
@@ -17,7 +18,8 @@ extension DecisionRow {
                     }
                 ]),
             DecisionRow(
-                rule: 5, name: "PURCHASED and FAMILY_SHARED for one product: granted, the PURCHASED one reported",
+                rule: .familySharing,
+                name: "PURCHASED and FAMILY_SHARED for one product: granted, the PURCHASED one reported",
                 source: "decision table: PURCHASED preferred",
                 history: History(transactions: [shared, own]), asOf: 5,
                 products: [
@@ -28,7 +30,7 @@ extension DecisionRow {
                     }
                 ]),
             DecisionRow(
-                rule: 5, name: "family copy revoked, own purchase left: still granted by the purchase",
+                rule: .familySharing, name: "family copy revoked, own purchase left: still granted by the purchase",
                 source: "apple-facts 4: re-read the whole history, another transaction may still entitle",
                 history: History(transactions: [
                     Given.subscription("5001", from: 0, to: 30, ownership: .familyShared, signed: 3) {
@@ -40,7 +42,7 @@ extension DecisionRow {
                     ProductExpectation(Given.monthly, .active, access: true) { $0.transactionId = .equals("5101") }
                 ]),
             DecisionRow(
-                rule: 5, name: "own purchase refunded, family copy left: still granted by the family copy",
+                rule: .familySharing, name: "own purchase refunded, family copy left: still granted by the family copy",
                 source: "apple-facts 4: re-read the whole history, another transaction may still entitle",
                 history: History(transactions: [
                     shared,
@@ -56,7 +58,7 @@ extension DecisionRow {
                     }
                 ]),
             DecisionRow(
-                rule: 5,
+                rule: .familySharing,
                 name: "none grants: the newest transaction is reported, and the customer's reason follows it",
                 source: "decision table: the newest transaction is the customer's latest state (apple-facts 10)",
                 history: History(transactions: [
@@ -73,7 +75,8 @@ extension DecisionRow {
                     }
                 ], customer: .equals(.inactive), customerReason: .equals(.familyRevocation)),
             DecisionRow(
-                rule: 5, name: "shared non-consumable (ONE_TIME_CHARGE to a member): granted, not manageable",
+                rule: .familySharing,
+                name: "shared non-consumable (ONE_TIME_CHARGE to a member): granted, not manageable",
                 source: "apple-facts 4: a shared non-consumable arrives as ONE_TIME_CHARGE",
                 history: History(notifications: [
                     Given.notification(
@@ -82,43 +85,6 @@ extension DecisionRow {
                             "5201", Given.lifetime, type: .nonConsumable, on: 1, ownership: .familyShared))
                 ]), asOf: 2,
                 products: [ProductExpectation(Given.lifetime, .active, access: true) { $0.canManage = .equals(false) }]),
-            DecisionRow(
-                rule: 6, name: "member with renewal info: willRenew is the member's own autoRenewStatus, never assumed",
-                source: "apple-facts 4 and 10: members get renewal info; RevenueCat's willRenew = true misleads",
-                history: History(
-                    transactions: [shared], renewalInfos: [Given.renewal("5001", signed: 1, autoRenew: .off)]),
-                asOf: 5,
-                products: [
-                    ProductExpectation(Given.monthly, .active, access: true) {
-                        $0.willRenew = .equals(false)
-                        $0.canManage = .equals(false)
-                    }
-                ]),
-            DecisionRow(
-                rule: 6, name: "no renewal info known: willRenew is null, not true",
-                source: "decision table: never assume true",
-                history: History(transactions: [shared]), asOf: 5,
-                products: [ProductExpectation(Given.monthly, .active, access: true) { $0.willRenew = .equals(nil) }]),
-            DecisionRow(
-                rule: 6, name: "auto-renew on while active: willRenew true",
-                source: "apple-facts 2: autoRenewStatus 1 on",
-                history: History(transactions: [own], renewalInfos: [Given.renewal("5101", signed: 1)]), asOf: 5,
-                products: [ProductExpectation(Given.monthly, .active, access: true) { $0.willRenew = .equals(true) }]),
-            DecisionRow(
-                rule: 6, name: "expired: willRenew false even if the last renewal info said on",
-                source: "decision table: false once expired, revoked or upgraded",
-                history: History(transactions: [own], renewalInfos: [Given.renewal("5101", signed: 1)]), asOf: 31,
-                products: [ProductExpectation(Given.monthly, .expired, access: false) { $0.willRenew = .equals(false) }]
-            ),
-            DecisionRow(
-                rule: 6, name: "an unknown autoRenewStatus: willRenew null, reported",
-                source: "decision table: unknown values are kept and reported",
-                history: History(
-                    transactions: [own],
-                    renewalInfos: [Given.renewal("5101", signed: 1, autoRenew: AutoRenewStatus(rawValue: 7))]),
-                asOf: 5,
-                products: [ProductExpectation(Given.monthly, .active, access: true) { $0.willRenew = .equals(nil) }],
-                diagnostics: [.unknownAutoRenewStatus]),
         ]
     }()
 }

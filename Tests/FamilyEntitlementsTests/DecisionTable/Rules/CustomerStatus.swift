@@ -1,7 +1,11 @@
 import FamilyEntitlements
+import Foundation
 
 extension DecisionRow {
-    /// Rule 11: the customer status for the launch screen; rule 12: evidence; entitlements through a catalog.
+    /// The rows of ``DecisionRule/customerStatus``, in the order docs/decision-table.md lists them.
+    static let customerStatus: [DecisionRow] = customers + catalogs
+
+    /// Rule 11: the customer status for the launch screen; entitlements through a catalog.
     static let customers: [DecisionRow] = {
         let proCatalog = ProductCatalog(products: [
             Given.monthly: ProductCatalog.Product(entitlements: ["pro"]),
@@ -10,10 +14,12 @@ extension DecisionRow {
         ])
         return [
             DecisionRow(
-                rule: 11, name: "no purchase ever: new", source: "apple-facts 10: customer status at launch",
+                rule: .customerStatus, name: "no purchase ever: new",
+                source: "apple-facts 10: customer status at launch",
                 history: History(), asOf: 0, products: [], customer: .equals(.new), customerReason: .equals(nil)),
             DecisionRow(
-                rule: 11, name: "billing retry on a family member's copy: the member is not asked to update payment",
+                rule: .customerStatus,
+                name: "billing retry on a family member's copy: the member is not asked to update payment",
                 source: "apple-facts 10: the member cannot manage; members get DID_FAIL_TO_RENEW",
                 history: History(
                     transactions: [Given.subscription("1201", from: 0, to: 30, ownership: .familyShared)],
@@ -22,7 +28,7 @@ extension DecisionRow {
                 products: [ProductExpectation(Given.monthly, .billingRetry, access: false)],
                 customer: .equals(.inactive), customerReason: .equals(.billingRetryFamilyMember)),
             DecisionRow(
-                rule: 11,
+                rule: .customerStatus,
                 name: "billing retry on a copy of unknown ownership (ASSIGNED): not asked to update payment either",
                 source: "apple-facts 2 and 10: only the purchaser can manage; an unknown ownership cannot manage",
                 history: History(
@@ -37,7 +43,7 @@ extension DecisionRow {
                 customer: .equals(.inactive), customerReason: .equals(.billingRetryFamilyMember),
                 diagnostics: [.unknownOwnership]),
             DecisionRow(
-                rule: 11, name: "one product active among expired ones: active",
+                rule: .customerStatus, name: "one product active among expired ones: active",
                 source: "apple-facts 10",
                 history: History(transactions: [
                     Given.subscription("1202", from: 0, to: 30),
@@ -48,7 +54,7 @@ extension DecisionRow {
                     ProductExpectation(Given.monthly, .expired, access: false),
                 ], customer: .equals(.active), customerReason: .equals(nil)),
             DecisionRow(
-                rule: 11, name: "billing retry outranks an older refund in the inactive reason",
+                rule: .customerStatus, name: "billing retry outranks an older refund in the inactive reason",
                 source: "apple-facts 10: in billing retry, ask to update payment",
                 history: History(
                     transactions: [
@@ -63,7 +69,7 @@ extension DecisionRow {
                     ProductExpectation(Given.monthly, .billingRetry, access: false),
                 ], customer: .equals(.inactive), customerReason: .equals(.billingRetry)),
             DecisionRow(
-                rule: 11, name: "REFUND_PRORATED: the customer is inactive (refunded), not merely revoked",
+                rule: .customerStatus, name: "REFUND_PRORATED: the customer is inactive (refunded), not merely revoked",
                 source: "apple-facts 2 and 5: REFUND_PRORATED is a refund, with revocationPercentage",
                 history: History(transactions: [
                     Given.subscription("1209", from: 0, to: 30, signed: 3) {
@@ -78,7 +84,8 @@ extension DecisionRow {
                     }
                 ], customer: .equals(.inactive), customerReason: .equals(.refunded)),
             DecisionRow(
-                rule: 11, name: "a catalog maps several products to one entitlement: pro is on while any grants",
+                rule: .customerStatus,
+                name: "a catalog maps several products to one entitlement: pro is on while any grants",
                 source: "decision table: a catalog maps product ids to entitlement ids",
                 history: History(transactions: [
                     Given.subscription("1206", from: 0, to: 30),
@@ -88,23 +95,38 @@ extension DecisionRow {
                     ProductExpectation(Given.monthly, .expired, access: false),
                     ProductExpectation(Given.yearly, .active, access: true),
                 ], entitlements: ["pro": true, "extras": false]),
-            DecisionRow(
-                rule: 12, name: "evidence names the granting transaction and the rule in words",
-                source: "decision table: every decision carries the reasons a support engineer needs",
-                history: History(transactions: [Given.subscription("1208", from: 0, to: 30)]), asOf: 5,
-                products: [
-                    ProductExpectation(Given.monthly, .active, access: true) {
-                        $0.because = [
-                            "rule 1: the newest snapshot of transaction 1208",
-                            "rule 2: transaction 1208 (PURCHASED) grants",
-                        ]
-                    }
-                ]),
         ]
     }()
 
-    /// Every row of the decision table, in rule order.
-    static let all: [DecisionRow] =
-        snapshots + subscriptions + edges + upgrades + oneTimeProducts + family + revocations + offers + environments
-        + customers + trust
+    /// Rule 11: with a catalog, the catalog decides what a product unlocks, and disagreement grants nothing.
+    static let catalogs: [DecisionRow] = {
+        let season = ProductCatalog(products: [
+            Given.pass: ProductCatalog.Product(entitlements: ["season"], type: .nonRenewing, duration: .init(months: 3))
+        ])
+        let pro = ProductCatalog(products: [Given.monthly: ProductCatalog.Product(entitlements: ["pro"])])
+        return [
+            DecisionRow(
+                rule: .customerStatus,
+                name: "the transaction's type against the catalog's: the disagreement grants nothing",
+                source: "decision table: never access on contradictory data",
+                history: History(transactions: [
+                    Given.oneTime("4402", Given.pass, type: .nonConsumable, on: 0)
+                ]), asOf: 200, catalog: season, products: [],
+                customer: .equals(.inactive), customerReason: .equals(.undetermined),
+                diagnostics: [.catalogTypeMismatch], entitlements: ["season": false]),
+            DecisionRow(
+                rule: .customerStatus,
+                name: "with a catalog, a product it lacks unlocks nothing, not an entitlement of its own id",
+                source: "decision table: a catalog maps product ids to entitlement ids",
+                history: History(transactions: [
+                    Given.subscription("1402", from: 0, to: 30),
+                    Given.oneTime("4403", "pro", type: .nonConsumable, on: 0),
+                ]), asOf: 40, catalog: pro,
+                products: [
+                    ProductExpectation("pro", .active, access: true),
+                    ProductExpectation(Given.monthly, .expired, access: false),
+                ],
+                diagnostics: [.uncataloguedProduct], entitlements: ["pro": false]),
+        ]
+    }()
 }

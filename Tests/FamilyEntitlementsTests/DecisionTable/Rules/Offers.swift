@@ -1,4 +1,5 @@
 import FamilyEntitlements
+import Foundation
 
 extension DecisionRow {
     /// Rule 8: how the period is paid; a paid introductory offer is never a trial.
@@ -25,7 +26,7 @@ extension DecisionRow {
                 }
             }
             return DecisionRow(
-                rule: 8, name: name, source: "apple-facts 2: offerType and offerDiscountType",
+                rule: .offers, name: name, source: "apple-facts 2: offerType and offerDiscountType",
                 history: History(transactions: [transaction]), asOf: 5,
                 products: [ProductExpectation(product, .active, access: true) { $0.period = .equals(expected) }],
                 diagnostics: diagnostics)

@@ -1,0 +1,122 @@
+import FamilyEntitlements
+import Foundation
+
+extension DecisionRow {
+    /// The rows of ``DecisionRule/unknownValues``, in the order docs/decision-table.md lists them.
+    static let unknownValues: [DecisionRow] = unknownValueRows + impossibleValues
+
+    /// Rule 10: unknown values are kept and reported, never a crash.
+    static let unknownValueRows: [DecisionRow] = [
+        DecisionRow(
+            rule: .unknownValues,
+            name: "an unknown notification type: reported as a warning, its transaction still counts",
+            source: "apple-facts 3: Apple adds types every year",
+            history: History(notifications: [
+                Given.notification(
+                    NotificationType(rawValue: "SUBSCRIPTION_PAUSED"), signed: 0,
+                    transaction: Given.subscription("1101", from: 0, to: 30))
+            ]), asOf: 5,
+            products: [ProductExpectation(Given.monthly, .active, access: true)],
+            diagnostics: [.unknownNotificationType]),
+        DecisionRow(
+            rule: .unknownValues, name: "an unknown subtype: reported as a warning, its transaction still counts",
+            source: "apple-facts 3",
+            history: History(notifications: [
+                Given.notification(
+                    .subscribed, NotificationSubtype(rawValue: "REACTIVATED"), signed: 0,
+                    transaction: Given.subscription("1102", from: 0, to: 30))
+            ]), asOf: 5,
+            products: [ProductExpectation(Given.monthly, .active, access: true)],
+            diagnostics: [.unknownNotificationSubtype]),
+        DecisionRow(
+            rule: .unknownValues,
+            name: "an unknown ownership (ASSIGNED): counts where its fields allow, cannot manage, reported",
+            source: "apple-facts 2: StoreKit added an assigned ownership; no server value is documented",
+            history: History(transactions: [
+                Given.subscription("1103", from: 0, to: 30, ownership: OwnershipType(rawValue: "ASSIGNED"))
+            ]), asOf: 5,
+            products: [
+                ProductExpectation(Given.monthly, .active, access: true) {
+                    $0.canManage = .equals(false)
+                    $0.ownership = .equals(OwnershipType(rawValue: "ASSIGNED"))
+                }
+            ], diagnostics: [.unknownOwnership]),
+        DecisionRow(
+            rule: .unknownValues, name: "an unknown product type with expiresDate: access only until it",
+            source: "decision table: counts where its fields allow",
+            history: History(transactions: [
+                Given.subscription("1104", from: 0, to: 30) {
+                    $0.type = ProductType(rawValue: "Bundle Subscription")
+                }
+            ]), asOf: 5,
+            products: [ProductExpectation(Given.monthly, .active, access: true) { $0.willRenew = .equals(nil) }],
+            diagnostics: [.unknownProductType]),
+        DecisionRow(
+            rule: .unknownValues,
+            name: "an unknown product type without expiresDate: undetermined, never unlimited",
+            source: "decision table: never access on bad data",
+            history: History(transactions: [
+                Given.oneTime("1105", Given.lifetime, type: ProductType(rawValue: "Bundle"), on: 0)
+            ]), asOf: 5,
+            products: [ProductExpectation(Given.lifetime, .undetermined, access: false)],
+            diagnostics: [.unknownProductType]),
+        DecisionRow(
+            rule: .unknownValues, name: "a transaction without purchaseDate never grants and is reported",
+            source: "decision table: never access on bad data",
+            history: History(transactions: [Given.subscription("1106", from: 0, to: 30) { $0.purchaseDate = nil }]),
+            asOf: 5, products: [], customer: .equals(.new), diagnostics: [.incompleteTransaction]),
+    ]
+
+    /// Rule 10: values no real payload carries never grant.
+    static let impossibleValues: [DecisionRow] = {
+        func lifetime(_ change: @escaping (inout TransactionPayload) -> Void) -> TransactionPayload {
+            Given.oneTime("4401", Given.lifetime, type: .nonConsumable, on: 10, change)
+        }
+        let cases: [(String, TransactionPayload)] = [
+            (
+                "an expiresDate before purchaseDate",
+                Given.subscription("2402", from: 10, to: 5)
+            ),
+            ("a revocationDate before purchaseDate", lifetime { $0.revocationDate = Given.day(5) }),
+            ("an empty productId", lifetime { $0.productId = "" }),
+            ("an empty transactionId", lifetime { $0.transactionId = "" }),
+            ("quantity 0", lifetime { $0.quantity = 0 }),
+            ("a negative price", lifetime { $0.price = -9990 }),
+            (
+                "a purchaseDate in seconds mistaken for milliseconds (1970)",
+                lifetime { $0.purchaseDate = Date(timeIntervalSince1970: 1_767_225_600 / 1_000) }
+            ),
+        ]
+        var rows = cases.map { name, transaction in
+            DecisionRow(
+                rule: .unknownValues, name: "\(name): impossible, grants nothing, reported",
+                source: "decision table: never access on bad data; the App Store opened on 2008-07-10",
+                history: History(
+                    transactions: [transaction],
+                    renewalInfos: [
+                        Given.renewal("2402", signed: 10) {
+                            $0.isInBillingRetryPeriod = true
+                            $0.gracePeriodExpiresDate = Given.day(40)
+                        }
+                    ]), asOf: 12, products: [],
+                customer: .equals(.inactive), customerReason: .equals(.undetermined), diagnostics: [.impossibleValue])
+        }
+        rows.append(
+            DecisionRow(
+                rule: .unknownValues,
+                name: "a renewal info signed before the App Store opened is left out: no grace period",
+                source: "decision table: never access on bad data",
+                history: History(
+                    transactions: [Given.subscription("2403", from: 0, to: 30)],
+                    renewalInfos: [
+                        Given.renewal("2403", signed: 30) {
+                            $0.isInBillingRetryPeriod = true
+                            $0.gracePeriodExpiresDate = Given.day(40)
+                            $0.signedDate = Date(timeIntervalSince1970: 1_769_817_600 / 1_000)
+                        }
+                    ]), asOf: 35,
+                products: [ProductExpectation(Given.monthly, .expired, access: false)],
+                diagnostics: [.impossibleValue]))
+        return rows
+    }()
+}
