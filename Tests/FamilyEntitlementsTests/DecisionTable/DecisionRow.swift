@@ -26,8 +26,8 @@ struct ProductExpectation: Sendable {
     var period: Expect<PricingPeriod> = .unchecked
     var transactionId: Expect<String> = .unchecked
     var expiresDate: Expect<Date?> = .unchecked
-    /// Phrases the evidence must contain.
-    var because: [String] = []
+    /// Reasons the evidence must hold, each compared by its rule and its typed fact, never by its words.
+    var reasons: [Reason] = []
 
     /// The expectation in words, for docs/decision-table.md.
     var summary: String {
@@ -41,6 +41,7 @@ struct ProductExpectation: Sendable {
         if case .equals(let manage) = canManage { parts.append("canManage \(manage)") }
         if case .equals(let period) = period { parts.append("period \(period.rawValue)") }
         if case .equals(let id) = transactionId { parts.append("reports transaction \(id)") }
+        for reason in reasons { parts.append("evidence \"\(reason.text)\"") }
         return parts.joined(separator: ", ")
     }
 }
@@ -118,8 +119,15 @@ struct DecisionRow: Sendable, CustomTestStringConvertible {
         check("period", expected.period, decision.period)
         check("transactionId", expected.transactionId, decision.transactionId)
         check("expiresDate", expected.expiresDate, decision.expiresDate)
-        for phrase in expected.because where !decision.because.contains(where: { $0.contains(phrase) }) {
-            problems.append("\(name).because lacks \"\(phrase)\": \(decision.because)")
+        for reason in expected.reasons
+        where !decision.reasons.contains(where: { $0.rule == reason.rule && $0.fact == reason.fact }) {
+            problems.append("\(name).reasons lack \(reason.rule) \(reason.fact): \(decision.reasons.map(\.fact))")
+        }
+        // Evidence that names a rule in words names the rule it carries.
+        for reason in decision.reasons where reason.text.hasPrefix("rule ") {
+            if !reason.text.hasPrefix("rule \(reason.rule.rawValue): ") {
+                problems.append("\(name): \"\(reason.text)\" carries rule \(reason.rule.rawValue)")
+            }
         }
         return problems
     }

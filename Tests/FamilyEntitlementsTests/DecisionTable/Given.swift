@@ -67,12 +67,24 @@ enum Given {
         transaction: TransactionPayload? = nil, renewal: RenewalInfoPayload? = nil,
         environment: Environment = .production
     ) -> NotificationPayload {
-        let uuid = UUID(uuidString: String(format: "00000000-0000-4000-8000-%012d", Int(signed * 1000)))
-        return NotificationPayload(
-            notificationType: type, subtype: subtype, notificationUUID: uuid?.uuidString.lowercased(),
+        NotificationPayload(
+            notificationType: type, subtype: subtype, notificationUUID: uuid(signed: signed),
             version: "2.0", signedDate: day(signed),
             data: NotificationData(
                 environment: environment, appAppleId: 6_450_000_001, bundleId: "org.familyentitlements.demo",
                 bundleVersion: "42", transactionInfo: transaction, renewalInfo: renewal))
+    }
+
+    /// The notification of `notification(_:_:signed:)` as evidence names it.
+    static func mention(
+        _ type: NotificationType, _ subtype: NotificationSubtype? = nil, signed: Double
+    ) -> NotificationMention {
+        NotificationMention(
+            type: type, subtype: subtype, signedDate: day(signed), notificationUUID: uuid(signed: signed))
+    }
+
+    /// A notification's UUID, from its signedDate in days.
+    private static func uuid(signed: Double) -> String? {
+        UUID(uuidString: String(format: "00000000-0000-4000-8000-%012d", Int(signed * 1000)))?.uuidString.lowercased()
     }
 }

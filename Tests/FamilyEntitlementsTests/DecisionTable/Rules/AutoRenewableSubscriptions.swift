@@ -85,7 +85,12 @@ extension DecisionRow {
                     ]), asOf: 65,
                 products: [
                     ProductExpectation(Given.monthly, .expired, access: false) {
-                        $0.because = ["EXPIRED BILLING_RETRY"]
+                        $0.reasons = [
+                            Reason(
+                                .autoRenewableSubscriptions,
+                                .endedByNotification(
+                                    Given.mention(.expired, .billingRetry, signed: 64), signed: Given.day(64)))
+                        ]
                     }
                 ]),
             DecisionRow(
@@ -112,7 +117,7 @@ extension DecisionRow {
                 products: [
                     ProductExpectation(Given.monthly, .active, access: true) {
                         $0.transactionId = .equals("2003")
-                        $0.because = ["recovery after failed billing, not a new purchase"]
+                        $0.reasons = [Reason(.autoRenewableSubscriptions, .billingRecovery(transactionId: "2003"))]
                     }
                 ]),
             DecisionRow(

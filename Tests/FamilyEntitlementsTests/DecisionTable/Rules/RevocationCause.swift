@@ -131,7 +131,14 @@ extension DecisionRow {
                     ProductExpectation(Given.monthly, .revoked, access: false) {
                         $0.revocationCause = .equals(.familyRevocation)
                         $0.causeInferred = .equals(true)
-                        $0.because = ["REVOKE notification"]
+                        $0.reasons = [
+                            Reason(
+                                .revocationCause,
+                                .revokedByNotification(
+                                    Given.mention(.revoke, signed: 10), signed: Given.day(10),
+                                    originalTransactionId: "7101",
+                                    cause: .familyRevocation))
+                        ]
                     }
                 ], customer: .equals(.inactive), customerReason: .equals(.familyRevocation)),
             DecisionRow(

@@ -27,7 +27,9 @@ extension DecisionRow {
                     Given.notification(.refundReversed, signed: 12, transaction: reversed),
                 ]), asOf: 15,
                 products: [
-                    ProductExpectation(Given.monthly, .active, access: true) { $0.because = ["REFUND_REVERSED"] }
+                    ProductExpectation(Given.monthly, .active, access: true) {
+                        $0.reasons = [Reason(.snapshots, .refundReversed(transactionId: "1001"))]
+                    }
                 ]),
             DecisionRow(
                 rule: .snapshots, name: "REFUND without reversal: the revoking snapshot ends access",
