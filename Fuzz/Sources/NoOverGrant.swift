@@ -34,10 +34,10 @@ enum NoOverGrant {
     ) -> String? {
         let facts = Facts(history: history, instant: instant, environment: environment, catalog: catalog)
         for product in report.products where product.hasAccess {
-            guard facts.supports(product.productId) else {
+            guard facts.supports(product.productId.rawValue) else {
                 return "\(product.productId) is granted (\(product.state)) at \(instant) in \(environment.rawValue), "
                     + "but no trusted snapshot signed by then covers the instant: "
-                    + facts.refusals(of: product.productId).joined(separator: "; ")
+                    + facts.refusals(of: product.productId.rawValue).joined(separator: "; ")
             }
         }
         let bundleIds = Set(
@@ -181,7 +181,8 @@ enum NoOverGrant {
                 Self.counted(all, instant: instant).snapshots.contains { other in
                     guard other.transactionId != snapshot.transactionId,
                         other.originalTransactionId == snapshot.originalTransactionId, distrust(other) == nil,
-                        (other.type ?? catalog.products[other.productId ?? ""]?.type) == .autoRenewable,
+                        (other.type ?? other.productId.flatMap { catalog.products[ProductID($0)] }?.type)
+                            == .autoRenewable,
                         let otherPurchase = other.purchaseDate
                     else { return false }
                     return otherPurchase > purchase && otherPurchase <= instant

@@ -71,10 +71,10 @@ extension TestProduct {
 
     /// The catalog of `products`: each unlocks its `entitlements`, with its type, and a non-renewing one its duration.
     public static func catalog(of products: [TestProduct], bundleId: String? = nil) -> ProductCatalog {
-        var entries: [String: ProductCatalog.Product] = [:]
+        var entries: [ProductID: ProductCatalog.Product] = [:]
         for product in products {
-            entries[product.productId] = ProductCatalog.Product(
-                entitlements: product.entitlements, type: product.type,
+            entries[ProductID(product.productId)] = ProductCatalog.Product(
+                entitlements: product.entitlements.map(EntitlementID.init(rawValue:)), type: product.type,
                 duration: product.type == .nonRenewing ? product.period : nil)
         }
         return ProductCatalog(bundleId: bundleId, products: entries)

@@ -123,7 +123,7 @@ enum ReportText {
         var rows = [columns]
         for product in report.products {
             let cells: [String] = [
-                product.productId, product.state.rawValue, product.hasAccess ? "yes" : "no",
+                product.productId.rawValue, product.state.rawValue, product.hasAccess ? "yes" : "no",
                 product.ownership?.rawValue ?? "-", product.expiresDate.map(text) ?? "-",
                 product.willRenew.map { $0 ? "yes" : "no" } ?? "-",
                 product.revocationCause.map { $0.rawValue + (product.causeInferred ? " (inferred)" : "") } ?? "-",
@@ -146,7 +146,7 @@ enum ReportText {
                 + (report.entitlements.isEmpty
                     ? "none"
                     : report.entitlements.keys.sorted().map {
-                        TerminalText.escaped($0) + "=\(report.entitlements[$0] == true)"
+                        TerminalText.escaped($0.rawValue) + "=\(report.entitlements[$0] == true)"
                     }
                     .joined(separator: " ")))
         lines.append(

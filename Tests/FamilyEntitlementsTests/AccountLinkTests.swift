@@ -13,8 +13,8 @@ private enum LinkSample {
         UUID(uuid: (0x7e, 0x3f, 0xb2, 0x0b, 0x4c, 0xdb, 0x47, 0xcc, 0x93, 0x6d, 0x99, 0xd6, 0x5f, 0x60, 0x81, 0x38)))
     static let bob = AppAccountToken(
         UUID(uuid: (0x0c, 0x1b, 0x5e, 0x2d, 0x9a, 0x4f, 0x4d, 0x3e, 0x8b, 0x6a, 0x2f, 0x1e, 0x0d, 0x9c, 0x8b, 0x7a)))
-    static let alicePurchase = "1000000001"
-    static let bobMemberCopy = "1000000002"
+    static let alicePurchase: OriginalTransactionID = "1000000001"
+    static let bobMemberCopy: OriginalTransactionID = "1000000002"
 }
 
 struct TokenCase: CustomTestStringConvertible, Sendable {
@@ -36,7 +36,7 @@ struct LinkCase: CustomTestStringConvertible, Sendable {
     var request: AccountLinkRequest
     var expected: Expected
     /// The links after `link(_:)`.
-    var expectedOwners: [String: AppAccountToken]
+    var expectedOwners: [OriginalTransactionID: AppAccountToken]
 }
 
 @Suite struct AccountLinkTests {
@@ -157,7 +157,7 @@ struct LinkCase: CustomTestStringConvertible, Sendable {
             #expect(conflict.code.rawValue == "account_token_mismatch")
             #expect(conflict.owner == owner)
             #expect(conflict.requestingUser == row.request.user)
-            #expect(conflict.message.contains(row.request.originalTransactionId))
+            #expect(conflict.message.contains(row.request.originalTransactionId.rawValue))
         case (let decision, let expected):
             Issue.record("expected \(expected), got \(decision)")
         }
@@ -182,7 +182,7 @@ struct LinkCase: CustomTestStringConvertible, Sendable {
         TransactionRequestCase(
             testDescription: "purchased transaction -> request with its token and ownership",
             transaction: TransactionPayload(
-                originalTransactionId: LinkSample.alicePurchase, appAccountToken: LinkSample.alice.uuid,
+                originalTransactionId: LinkSample.alicePurchase.rawValue, appAccountToken: LinkSample.alice.uuid,
                 inAppOwnershipType: .purchased),
             expected: AccountLinkRequest(
                 originalTransactionId: LinkSample.alicePurchase, user: LinkSample.bob,
@@ -190,7 +190,7 @@ struct LinkCase: CustomTestStringConvertible, Sendable {
         TransactionRequestCase(
             testDescription: "member's transaction -> request by its own originalTransactionId, no token",
             transaction: TransactionPayload(
-                originalTransactionId: LinkSample.bobMemberCopy, inAppOwnershipType: .familyShared),
+                originalTransactionId: LinkSample.bobMemberCopy.rawValue, inAppOwnershipType: .familyShared),
             expected: AccountLinkRequest(
                 originalTransactionId: LinkSample.bobMemberCopy, user: LinkSample.bob, ownership: .familyShared)),
         TransactionRequestCase(

@@ -168,7 +168,7 @@ struct RebuildPropertyTests {
         let forward = rebuildEntitlements(history: History(notifications: [first, second]), asOf: Given.day(12))
         let backward = rebuildEntitlements(history: History(notifications: [second, first]), asOf: Given.day(12))
         #expect(forward == backward)
-        #expect(forward.decision(for: Given.monthly)?.hasAccess == false)
+        #expect(forward.decision(for: ProductID(Given.monthly))?.hasAccess == false)
     }
 
     @Test("the instant is an argument: the same history is new, active, then expired as the instant moves")

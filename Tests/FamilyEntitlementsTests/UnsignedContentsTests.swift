@@ -124,7 +124,7 @@ struct UnsignedContentsTests {
     func signedStringDecides(_ row: UnsignedContentsCase) throws {
         let decoded = try History.decodeUnverified(try row.document())
         let report = rebuildEntitlements(history: decoded.history, asOf: UnsignedSample.asOf)
-        #expect(report.products.filter(\.hasAccess).map(\.productId) == row.granted)
+        #expect(report.products.filter(\.hasAccess).map(\.productId.rawValue) == row.granted)
         #expect(decoded.warnings.map(\.path) == row.setAside)
         #expect(decoded.warnings.allSatisfy { $0.code == .unsignedContentsIgnored })
     }

@@ -15,7 +15,7 @@ public struct AccountLinkConflict: Error, Hashable, Sendable, CustomStringConver
     /// The kind of conflict; `account_token_mismatch`.
     public var code: Code
     /// The purchase asked for.
-    public var originalTransactionId: String
+    public var originalTransactionId: OriginalTransactionID
     /// The user the purchase belongs to.
     public var owner: AppAccountToken
     /// The user who asked.
@@ -25,7 +25,7 @@ public struct AccountLinkConflict: Error, Hashable, Sendable, CustomStringConver
 
     public init(
         code: Code = .accountTokenMismatch,
-        originalTransactionId: String,
+        originalTransactionId: OriginalTransactionID,
         owner: AppAccountToken,
         requestingUser: AppAccountToken,
         message: String

@@ -1,7 +1,7 @@
 /// A request to link one Apple purchase to the signed-in user, made on a restore or a first launch.
 public struct AccountLinkRequest: Hashable, Sendable {
     /// The purchase; Apple's `originalTransactionId` of the user's own transaction (a family member's own copy).
-    public var originalTransactionId: String
+    public var originalTransactionId: OriginalTransactionID
     /// The signed-in user making the request.
     public var user: AppAccountToken
     /// The transaction's `appAccountToken`: the user the app named at purchase, if any.
@@ -10,7 +10,7 @@ public struct AccountLinkRequest: Hashable, Sendable {
     public var ownership: OwnershipType?
 
     public init(
-        originalTransactionId: String,
+        originalTransactionId: OriginalTransactionID,
         user: AppAccountToken,
         transactionAppAccountToken: AppAccountToken? = nil,
         ownership: OwnershipType? = nil
@@ -30,7 +30,7 @@ public struct AccountLinkRequest: Hashable, Sendable {
                     + "originalTransactionId to link")
         }
         self.init(
-            originalTransactionId: originalTransactionId, user: user,
+            originalTransactionId: OriginalTransactionID(originalTransactionId), user: user,
             transactionAppAccountToken: transaction.appAccountToken.map(AppAccountToken.init),
             ownership: transaction.inAppOwnershipType)
     }

@@ -7,20 +7,20 @@
 /// their own `FAMILY_SHARED` transaction, which carries no `appAccountToken` of the purchaser.
 public struct AccountLinks: Hashable, Sendable {
     /// The owner of each linked `originalTransactionId`.
-    public private(set) var owners: [String: AppAccountToken]
+    public private(set) var owners: [OriginalTransactionID: AppAccountToken]
 
     /// Links as stored; empty by default.
-    public init(owners: [String: AppAccountToken] = [:]) {
+    public init(owners: [OriginalTransactionID: AppAccountToken] = [:]) {
         self.owners = owners
     }
 
     /// The user a purchase is linked to, if any.
-    public func owner(of originalTransactionId: String) -> AppAccountToken? {
+    public func owner(of originalTransactionId: OriginalTransactionID) -> AppAccountToken? {
         owners[originalTransactionId]
     }
 
     /// The purchases linked to a user, sorted.
-    public func originalTransactionIds(of user: AppAccountToken) -> [String] {
+    public func originalTransactionIds(of user: AppAccountToken) -> [OriginalTransactionID] {
         owners.filter { $0.value == user }.keys.sorted()
     }
 
@@ -60,7 +60,7 @@ public struct AccountLinks: Hashable, Sendable {
 
     /// Removes a purchase's link, returning its former owner; the explicit step before linking it to someone else.
     @discardableResult
-    public mutating func unlink(originalTransactionId: String) -> AppAccountToken? {
+    public mutating func unlink(originalTransactionId: OriginalTransactionID) -> AppAccountToken? {
         owners.removeValue(forKey: originalTransactionId)
     }
 }
@@ -73,7 +73,7 @@ extension AccountLinks: Codable {
     /// Decodes the JSON object `{"originalTransactionId": "appAccountToken", ...}`; prefer `init(jsonData:)`, which
     /// checks untrusted bytes before Foundation's parser sees them.
     public init(from decoder: any Decoder) throws {
-        owners = try decoder.singleValueContainer().decode([String: AppAccountToken].self)
+        owners = try decoder.singleValueContainer().decode([OriginalTransactionID: AppAccountToken].self)
     }
 
     public func encode(to encoder: any Encoder) throws {

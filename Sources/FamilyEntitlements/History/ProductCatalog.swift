@@ -10,13 +10,13 @@ public struct ProductCatalog: Hashable, Sendable {
     /// One product of the catalog.
     public struct Product: Hashable, Sendable {
         /// The entitlements the product unlocks; absent means the product id is its own entitlement.
-        public var entitlements: [String]?
+        public var entitlements: [EntitlementID]?
         /// The product's type, used where a transaction lacks `type`.
         public var type: ProductType?
         /// How long a non-renewing subscription lasts from its purchase date.
         public var duration: ISO8601Duration?
 
-        public init(entitlements: [String]? = nil, type: ProductType? = nil, duration: ISO8601Duration? = nil) {
+        public init(entitlements: [EntitlementID]? = nil, type: ProductType? = nil, duration: ISO8601Duration? = nil) {
             self.entitlements = entitlements
             self.type = type
             self.duration = duration
@@ -26,16 +26,16 @@ public struct ProductCatalog: Hashable, Sendable {
     /// The app the catalog describes, as Apple's `bundleId`; when set, entries of any other app never grant.
     public var bundleId: String?
     /// The products by product id.
-    public var products: [String: Product]
+    public var products: [ProductID: Product]
 
-    public init(bundleId: String? = nil, products: [String: Product] = [:]) {
+    public init(bundleId: String? = nil, products: [ProductID: Product] = [:]) {
         self.bundleId = bundleId
         self.products = products
     }
 
     /// The entitlements a product unlocks: its catalog entitlements, or its own id.
-    public func entitlements(of productId: String) -> [String] {
-        products[productId]?.entitlements ?? [productId]
+    public func entitlements(of productId: ProductID) -> [EntitlementID] {
+        products[productId]?.entitlements ?? [EntitlementID(productId)]
     }
 }
 
@@ -45,7 +45,7 @@ extension ProductCatalog: Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         bundleId = try container.decodeIfPresent(String.self, forKey: .bundleId)
-        products = try container.decodeIfPresent([String: Product].self, forKey: .products) ?? [:]
+        products = try container.decodeIfPresent([ProductID: Product].self, forKey: .products) ?? [:]
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -60,7 +60,7 @@ extension ProductCatalog.Product: Codable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        entitlements = try container.decodeIfPresent([String].self, forKey: .entitlements)
+        entitlements = try container.decodeIfPresent([EntitlementID].self, forKey: .entitlements)
         type = try container.decodeIfPresent(ProductType.self, forKey: .type)
         duration = try container.decodeIfPresent(ISO8601Duration.self, forKey: .duration)
     }

@@ -108,7 +108,7 @@ struct Admission: RebuildStage {
             transaction.pointee.quantity.map({ $0 >= 1 }) ?? true, transaction.pointee.price.map({ $0 >= 0 }) ?? true
         else { return false }
         if let catalog, let bundleId = catalog.bundleId, transaction.pointee.bundleId != bundleId { return false }
-        if !catalogProducts.isEmpty, let catalogType = catalogProducts[productId]?.type,
+        if !catalogProducts.isEmpty, let catalogType = catalogProducts[ProductID(productId)]?.type,
             let type = transaction.pointee.type,
             type != catalogType
         {
@@ -349,7 +349,7 @@ struct Admission: RebuildStage {
         _ transaction: borrowing TransactionPayload, what: @autoclosure () -> String,
         _ admitted: inout AdmittedEntries, log: inout DiagnosticsLog
     ) -> Bool {
-        guard let productId = transaction.productId, let catalogType = catalogProducts[productId]?.type,
+        guard let productId = transaction.productId, let catalogType = catalogProducts[ProductID(productId)]?.type,
             let type = transaction.type, type != catalogType
         else { return true }
         log.report(

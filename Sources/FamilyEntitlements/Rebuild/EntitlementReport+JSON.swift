@@ -30,7 +30,7 @@ extension EntitlementReport: Codable {
                 debugDescription: "customerReason is set exactly when customerStatus is inactive")
         }
         products = try container.decode([ProductDecision].self, forKey: .products)
-        entitlements = try container.decode([String: Bool].self, forKey: .entitlements)
+        entitlements = try container.decode([EntitlementID: Bool].self, forKey: .entitlements)
         diagnostics = try container.decode([Diagnostic].self, forKey: .diagnostics)
     }
 
@@ -70,7 +70,7 @@ extension ProductDecision: Codable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        productId = try container.decode(String.self, forKey: .productId)
+        productId = try container.decode(ProductID.self, forKey: .productId)
         type = try container.decodeIfPresent(ProductType.self, forKey: .type)
         state = try container.decode(AccessState.self, forKey: .state)
         guard try container.decode(Bool.self, forKey: .hasAccess) == state.grantsAccess else {
@@ -101,7 +101,7 @@ extension ProductDecision: Codable {
                 currency: try priceContainer.decode(CurrencyCode.self, forKey: .currency))
         }
         transactionId = try container.decode(String.self, forKey: .transactionId)
-        originalTransactionId = try container.decode(String.self, forKey: .originalTransactionId)
+        originalTransactionId = try container.decode(OriginalTransactionID.self, forKey: .originalTransactionId)
         reasons = try container.decode([String].self, forKey: .because).map { Reason(.evidence, .text($0)) }
     }
 

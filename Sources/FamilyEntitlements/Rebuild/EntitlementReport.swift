@@ -16,13 +16,13 @@ public struct EntitlementReport: Hashable, Sendable {
     /// by product id.
     public var products: [ProductDecision]
     /// Whether each entitlement is unlocked, by entitlement id.
-    public var entitlements: [String: Bool]
+    public var entitlements: [EntitlementID: Bool]
     /// What the rebuild noticed, sorted; never dropped.
     public var diagnostics: [Diagnostic]
 
     public init(
         asOf: Date, environment: Environment, customer: CustomerStanding, products: [ProductDecision],
-        entitlements: [String: Bool], diagnostics: [Diagnostic]
+        entitlements: [EntitlementID: Bool], diagnostics: [Diagnostic]
     ) {
         self.asOf = asOf
         self.environment = environment
@@ -39,12 +39,12 @@ public struct EntitlementReport: Hashable, Sendable {
     public var customerReason: InactiveReason? { customer.inactiveReason }
 
     /// The decision for a product, if the history names it.
-    public func decision(for productId: String) -> ProductDecision? {
+    public func decision(for productId: ProductID) -> ProductDecision? {
         products.first { $0.productId == productId }
     }
 
     /// Whether an entitlement is unlocked; false for one the report does not know.
-    public func hasAccess(to entitlement: String) -> Bool {
+    public func hasAccess(to entitlement: EntitlementID) -> Bool {
         entitlements[entitlement] ?? false
     }
 }

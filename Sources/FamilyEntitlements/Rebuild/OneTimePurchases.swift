@@ -50,7 +50,7 @@ struct OneTimePurchases: RebuildStage {
                             transactionId: transaction.id, ownership: transaction.inAppOwnershipType, from: purchase))
                 ])
         case .nonRenewing?:
-            guard let duration = transaction.productId.flatMap({ catalogProducts[$0]?.duration }),
+            guard let duration = transaction.productId.flatMap({ catalogProducts[ProductID($0)]?.duration }),
                 let computed = duration.added(to: purchase)
             else {
                 log.report(

@@ -7,7 +7,7 @@
 /// The decision for one product: whether the customer has access, in which state, and why.
 public struct ProductDecision: Hashable, Sendable {
     /// The product identifier.
-    public var productId: String
+    public var productId: ProductID
     /// The product's type, from the transaction or the catalog.
     public var type: ProductType?
     /// Where the product stands; whether the customer has access follows from it.
@@ -29,15 +29,15 @@ public struct ProductDecision: Hashable, Sendable {
     /// The transaction the decision reports: the one that grants (PURCHASED preferred), or else the newest.
     public var transactionId: String
     /// The original transaction identifier of the reported transaction.
-    public var originalTransactionId: String
+    public var originalTransactionId: OriginalTransactionID
     /// The evidence as data: which transaction, snapshot, notification and instant, and the rule that applied.
     public var reasons: [Reason]
 
     public init(
-        productId: String, type: ProductType? = nil, state: AccessState, ownership: OwnershipType? = nil,
+        productId: ProductID, type: ProductType? = nil, state: AccessState, ownership: OwnershipType? = nil,
         revocation: RevocationCauseFinding? = nil, expiresDate: Date? = nil, willRenew: Bool? = nil,
         canManage: Bool = false, period: PricingPeriod = .normal, price: Money? = nil, transactionId: String,
-        originalTransactionId: String, reasons: [Reason] = []
+        originalTransactionId: OriginalTransactionID, reasons: [Reason] = []
     ) {
         self.productId = productId
         self.type = type

@@ -50,7 +50,7 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
         /// The transaction is marked isUpgraded and grants nothing from `from`.
         case markedUpgraded(transactionId: String, from: Date)
         /// A transaction of another product of the chain replaced the transaction.
-        case replaced(transactionId: String, at: Date, by: String, productId: String?)
+        case replaced(transactionId: String, at: Date, by: String, productId: ProductID?)
         /// A non-consumable grants from its purchase until revoked.
         case nonConsumableGrants(transactionId: String, ownership: OwnershipType?, from: Date)
         /// A non-renewing subscription without a catalog duration.
@@ -66,9 +66,9 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
         /// A one-time transaction's access ended at `at`.
         case ended(transactionId: String, at: Date)
         /// Several transactions name the product and none grants; the newest is reported.
-        case noneGrants(transactions: Int, productId: String)
+        case noneGrants(transactions: Int, productId: ProductID)
         /// Several transactions name the product; it is granted while any grants, and this one is reported.
-        case anyGrants(transactions: Int, productId: String, reported: String, ownership: OwnershipType?)
+        case anyGrants(transactions: Int, productId: ProductID, reported: String, ownership: OwnershipType?)
         /// The newest renewal info says auto-renew is off.
         case autoRenewOff
         /// The transaction's snapshot carries a revocationDate: when, the cause and what it was read from.
@@ -77,7 +77,7 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
             revocationReason: RevocationReason?, ownership: OwnershipType?)
         /// A REVOKE notification without revocationDate revoked the chain as purchased up to its signedDate.
         case revokedByNotification(
-            NotificationMention, signed: Date, originalTransactionId: String, cause: RevocationCause)
+            NotificationMention, signed: Date, originalTransactionId: OriginalTransactionID, cause: RevocationCause)
         /// Evidence read back from its words (a decoded report), no longer as data.
         case text(String)
     }
@@ -134,7 +134,7 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
             return "rule 3: transaction \(id) is marked isUpgraded; it grants nothing from \(from.evidenceText)"
         case .replaced(let id, let at, let by, let productId):
             return "rule 3: transaction \(id) was replaced at \(at.evidenceText) by transaction \(by) of "
-                + "\(productId ?? "another product") in the same subscription group; it grants nothing from then on"
+                + "\(productId?.rawValue ?? "another product") in the same subscription group; it grants nothing from then on"
         case .nonConsumableGrants(let id, let ownership, let from):
             return "rule 4: non-consumable transaction \(id) (\(Self.text(ownership))) grants from "
                 + "\(from.evidenceText) until revoked"

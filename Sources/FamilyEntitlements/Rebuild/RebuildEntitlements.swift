@@ -66,7 +66,7 @@ struct Rebuild: RebuildStage {
             guard let purchase = store[index].purchaseDate, purchase <= instant,
                 let productId = store[index].productId, let originalId = store[index].originalTransactionId
             else { continue }
-            let type = store[index].type ?? catalogProducts[productId]?.type
+            let type = store[index].type ?? catalogProducts[ProductID(productId)]?.type
             switch type {
             // The most frequent type first: each case compares the type's raw string.
             case .autoRenewable?:

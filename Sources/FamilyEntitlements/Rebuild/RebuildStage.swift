@@ -10,7 +10,7 @@ struct RebuildScope {
     let environment: Environment
     let catalog: ProductCatalog?
     /// The catalog's products; none without a catalog.
-    let catalogProducts: [String: ProductCatalog.Product]
+    let catalogProducts: [ProductID: ProductCatalog.Product]
 
     init(instant: Date, environment: Environment, catalog: ProductCatalog?) {
         self.instant = instant
@@ -30,7 +30,7 @@ extension RebuildStage {
     var instant: Date { scope.instant }
     var environment: Environment { scope.environment }
     var catalog: ProductCatalog? { scope.catalog }
-    var catalogProducts: [String: ProductCatalog.Product] { scope.catalogProducts }
+    var catalogProducts: [ProductID: ProductCatalog.Product] { scope.catalogProducts }
 }
 
 /// What the rebuild noticed, each diagnostic once: passed explicitly to every stage that reports.

@@ -46,14 +46,14 @@ struct ReportedCandidate: RebuildStage {
                 Reason(
                     .familySharing,
                     granting.isEmpty
-                        ? .noneGrants(transactions: distinct, productId: productId)
+                        ? .noneGrants(transactions: distinct, productId: ProductID(productId))
                         : .anyGrants(
-                            transactions: distinct, productId: productId, reported: transaction.id,
+                            transactions: distinct, productId: ProductID(productId), reported: transaction.id,
                             ownership: transaction.inAppOwnershipType)))
         }
-        let type = transaction.type ?? catalogProducts[productId]?.type
+        let type = transaction.type ?? catalogProducts[ProductID(productId)]?.type
         return ProductDecision(
-            productId: productId,
+            productId: ProductID(productId),
             type: type,
             state: chosen.state,
             ownership: transaction.inAppOwnershipType,
@@ -64,7 +64,7 @@ struct ReportedCandidate: RebuildStage {
             period: period(of: transaction, log: &log),
             price: price(of: transaction, log: &log),
             transactionId: transaction.id,
-            originalTransactionId: transaction.originalTransactionId ?? transaction.id,
+            originalTransactionId: OriginalTransactionID(transaction.originalTransactionId ?? transaction.id),
             reasons: reasons)
     }
 

@@ -69,7 +69,7 @@ struct RevocationCauses: RebuildStage {
             .revocationCause,
             .revokedByNotification(
                 event.notification, signed: event.date,
-                originalTransactionId: transaction.originalTransactionId ?? transaction.id,
+                originalTransactionId: OriginalTransactionID(transaction.originalTransactionId ?? transaction.id),
                 cause: revocation.cause.cause))
     }
 

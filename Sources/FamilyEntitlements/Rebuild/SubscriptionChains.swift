@@ -215,7 +215,9 @@ struct SubscriptionChains: RebuildStage {
         }
         return Reason(
             .upgradesAndDowngrades,
-            .replaced(transactionId: transaction.id, at: replacement.date, by: by.id, productId: by.productId))
+            .replaced(
+                transactionId: transaction.id, at: replacement.date, by: by.id,
+                productId: by.productId.map(ProductID.init(rawValue:))))
     }
 
     /// The longest billing retry Apple runs after a failed renewal.

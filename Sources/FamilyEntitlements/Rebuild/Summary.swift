@@ -13,15 +13,16 @@ struct Summary: RebuildStage {
     func summarise(
         _ products: [ProductDecision], namesAPurchase: Bool, mixedBundles: Bool, log: inout DiagnosticsLog
     ) -> EntitlementReport {
-        var entitlements: [String: Bool] = [:]
+        var entitlements: [EntitlementID: Bool] = [:]
         for (productId, product) in catalogProducts {
-            for entitlement in product.entitlements ?? [productId] {
+            for entitlement in product.entitlements ?? [EntitlementID(productId)] {
                 entitlements[entitlement] = entitlements[entitlement] ?? false
             }
         }
         for product in products {
             guard let catalog else {
-                entitlements[product.productId] = (entitlements[product.productId] ?? false) || product.hasAccess
+                let entitlement = EntitlementID(product.productId)
+                entitlements[entitlement] = (entitlements[entitlement] ?? false) || product.hasAccess
                 continue
             }
             guard catalogProducts[product.productId] != nil else {

@@ -15,7 +15,7 @@ enum Expect<Value: Equatable & Sendable>: Sendable {
 
 /// What a row expects of one product's decision.
 struct ProductExpectation: Sendable {
-    var productId: String
+    var productId: ProductID
     var state: AccessState
     var hasAccess: Bool
     var revocationCause: Expect<RevocationCause?> = .unchecked
@@ -32,7 +32,7 @@ struct ProductExpectation: Sendable {
     /// The expectation in words, for docs/decision-table.md.
     var summary: String {
         var parts = [
-            "`\(productId.replacingOccurrences(of: "org.familyentitlements.demo.", with: ""))`: \(state.rawValue)"
+            "`\(productId.rawValue.replacingOccurrences(of: "org.familyentitlements.demo.", with: ""))`: \(state.rawValue)"
         ]
         parts.append(hasAccess ? "access" : "no access")
         if case .equals(let cause) = revocationCause { parts.append("cause \(cause?.rawValue ?? "null")") }
@@ -64,7 +64,7 @@ struct DecisionRow: Sendable, CustomTestStringConvertible {
     var customerReason: Expect<InactiveReason?> = .unchecked
     /// The diagnostic codes the report must carry, no more and no fewer.
     var diagnostics: Set<Diagnostic.Code> = []
-    var entitlements: [String: Bool]? = nil
+    var entitlements: [EntitlementID: Bool]? = nil
 
     var testDescription: String { "rule \(rule.rawValue): \(name)" }
 
@@ -162,7 +162,7 @@ extension ProductExpectation {
     init(
         _ productId: String, _ state: AccessState, access: Bool, _ change: (inout ProductExpectation) -> Void = { _ in }
     ) {
-        self.init(productId: productId, state: state, hasAccess: access)
+        self.init(productId: ProductID(productId), state: state, hasAccess: access)
         change(&self)
     }
 }

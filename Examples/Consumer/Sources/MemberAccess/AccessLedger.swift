@@ -47,6 +47,7 @@ public struct AccessLedger<Verifier: SignedDataVerifying>: Sendable {
     /// Whether an account may use an entitlement at an instant, recomputed from its whole history as Apple asks.
     public func hasAccess(_ account: String, to entitlement: String, at instant: Date) -> Bool {
         guard let history = histories[account] else { return false }
-        return rebuildEntitlements(history: history, asOf: instant, catalog: catalog).hasAccess(to: entitlement)
+        return rebuildEntitlements(history: history, asOf: instant, catalog: catalog).hasAccess(
+            to: EntitlementID(entitlement))
     }
 }

@@ -192,7 +192,7 @@ struct RecipeTests {
     ])
     func linkTakesTheUserFromTheSession(_ row: LinkCase) async throws {
         let store = MemoryStore()
-        let original = try #require(row.transaction.originalTransactionId)
+        let original = OriginalTransactionID(try #require(row.transaction.originalTransactionId))
         if let owner = row.linkedTo {
             var links = AccountLinks()
             _ = links.link(AccountLinkRequest(originalTransactionId: original, user: owner))

@@ -8,9 +8,9 @@ extension DecisionRow {
     /// Rule 11: the customer status for the launch screen; entitlements through a catalog.
     static let customers: [DecisionRow] = {
         let proCatalog = ProductCatalog(products: [
-            Given.monthly: ProductCatalog.Product(entitlements: ["pro"]),
-            Given.yearly: ProductCatalog.Product(entitlements: ["pro"]),
-            Given.lifetime: ProductCatalog.Product(entitlements: ["pro", "extras"]),
+            ProductID(Given.monthly): ProductCatalog.Product(entitlements: ["pro"]),
+            ProductID(Given.yearly): ProductCatalog.Product(entitlements: ["pro"]),
+            ProductID(Given.lifetime): ProductCatalog.Product(entitlements: ["pro", "extras"]),
         ])
         return [
             DecisionRow(
@@ -101,9 +101,10 @@ extension DecisionRow {
     /// Rule 11: with a catalog, the catalog decides what a product unlocks, and disagreement grants nothing.
     static let catalogs: [DecisionRow] = {
         let season = ProductCatalog(products: [
-            Given.pass: ProductCatalog.Product(entitlements: ["season"], type: .nonRenewing, duration: .init(months: 3))
+            ProductID(Given.pass): ProductCatalog.Product(
+                entitlements: ["season"], type: .nonRenewing, duration: .init(months: 3))
         ])
-        let pro = ProductCatalog(products: [Given.monthly: ProductCatalog.Product(entitlements: ["pro"])])
+        let pro = ProductCatalog(products: [ProductID(Given.monthly): ProductCatalog.Product(entitlements: ["pro"])])
         return [
             DecisionRow(
                 rule: .customerStatus,

@@ -5,7 +5,7 @@ extension DecisionRow {
     /// Rule 4: non-consumables, non-renewing subscriptions and consumables.
     static let oneTimePurchases: [DecisionRow] = {
         let seasonCatalog = ProductCatalog(products: [
-            Given.pass: ProductCatalog.Product(type: .nonRenewing, duration: ISO8601Duration(months: 3))
+            ProductID(Given.pass): ProductCatalog.Product(type: .nonRenewing, duration: ISO8601Duration(months: 3))
         ])
         return [
             DecisionRow(
@@ -85,7 +85,9 @@ extension DecisionRow {
                 source: "decision table: a catalog may give a product's type",
                 history: History(transactions: [Given.oneTime("4001", Given.lifetime, type: nil, on: 0)]),
                 asOf: 1,
-                catalog: ProductCatalog(products: [Given.lifetime: ProductCatalog.Product(type: .nonConsumable)]),
+                catalog: ProductCatalog(products: [
+                    ProductID(Given.lifetime): ProductCatalog.Product(type: .nonConsumable)
+                ]),
                 products: [ProductExpectation(Given.lifetime, .active, access: true)]),
         ]
     }()
