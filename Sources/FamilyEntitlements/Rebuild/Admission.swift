@@ -55,7 +55,12 @@ extension AdmittedEntries {
 
     mutating func hide(_ originalId: String, purchasedAt purchase: Date) {
         guard purchase <= instant else { return }
-        hiddenPurchases[originalId] = max(hiddenPurchases[originalId] ?? purchase, purchase)
+        // One lookup: the slot is updated in place.
+        Self.keepLatest(purchase, in: &hiddenPurchases[originalId, default: purchase])
+    }
+
+    private static func keepLatest(_ date: Date, in slot: inout Date) {
+        if slot < date { slot = date }
     }
 
     mutating func reject(_ renewalInfo: RenewalInfoPayload) {

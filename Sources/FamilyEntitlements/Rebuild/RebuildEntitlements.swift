@@ -100,8 +100,8 @@ struct Rebuild: RebuildStage {
             let hidden = admitted.hiddenPurchases.isEmpty ? nil : admitted.hiddenPurchases[originalId]
             let describesNewest = hidden.map { $0 <= (chain.entries.last?.purchaseDate ?? $0) } ?? true
             let context = ChainContext(
-                chain: chain, renewalInfo: describesNewest ? renewalInfos[originalId] : nil,
-                events: facts.events[originalId] ?? [])
+                chain: chain, renewalInfo: describesNewest && !renewalInfos.isEmpty ? renewalInfos[originalId] : nil,
+                events: facts.events.isEmpty ? [] : facts.events[originalId] ?? [])
             for candidate in chains.evaluateChain(context, log: &log) {
                 guard let productId = store[candidate.index].productId else { continue }
                 candidates[productId, default: []].append(candidate)

@@ -17,39 +17,60 @@ struct ReportedCandidate: RebuildStage {
         for productId: String, from candidates: [Candidate], store: Store, facts: NotificationFacts,
         log: inout DiagnosticsLog
     ) -> ProductDecision? {
-        let granting = candidates.filter(\.grants)
-        let reported: Candidate?
-        if granting.isEmpty {
-            reported = candidates.max { lhs, rhs in
-                (store[lhs.index].purchaseDate ?? .distantPast, store[lhs.index].id)
-                    < (store[rhs.index].purchaseDate ?? .distantPast, store[rhs.index].id)
-            }
-        } else {
-            reported = granting.max { lhs, rhs in
-                (
-                    store[lhs.index].inAppOwnershipType == .purchased ? 1 : 0, lhs.expiresDate ?? .distantFuture,
-                    store[rhs.index].id
-                )
-                    < (
-                        store[rhs.index].inAppOwnershipType == .purchased ? 1 : 0, rhs.expiresDate ?? .distantFuture,
-                        store[lhs.index].id
-                    )
+        // One pass: the granting candidate to report (PURCHASED first, then the longest access, then the lowest
+        // transaction id), and the newest candidate, for where none grants.
+        var granting: Candidate?
+        var newest: Candidate?
+        for candidate in candidates {
+            if candidate.grants {
+                if let best = granting, !Self.grantsLonger(candidate, than: best, store: store) { continue }
+                granting = candidate
+            } else if granting == nil {
+                if let best = newest, !Self.isNewer(candidate, than: best, store: store) { continue }
+                newest = candidate
             }
         }
-        guard let chosen = reported else { return nil }
-        let transaction = store[chosen.index]
-        var reasons = Self.snapshotReasons(transaction, facts: facts)
+        guard let chosen = granting ?? newest else { return nil }
+        return decision(
+            for: productId, reporting: chosen, of: store[chosen.index], granting: granting != nil,
+            candidates: candidates, facts: facts, log: &log)
+    }
+
+    /// Whether `candidate` is reported rather than `best` among granting candidates.
+    private static func grantsLonger(_ candidate: Candidate, than best: Candidate, store: Store) -> Bool {
+        (
+            store[best.index].inAppOwnershipType == .purchased ? 1 : 0, best.expiresDate ?? .distantFuture,
+            store[candidate.index].id
+        )
+            < (
+                store[candidate.index].inAppOwnershipType == .purchased ? 1 : 0,
+                candidate.expiresDate ?? .distantFuture, store[best.index].id
+            )
+    }
+
+    /// Whether `candidate` is newer than `best`: purchased later, or at once with a greater transaction id.
+    private static func isNewer(_ candidate: Candidate, than best: Candidate, store: Store) -> Bool {
+        (store[best.index].purchaseDate ?? .distantPast, store[best.index].id)
+            < (store[candidate.index].purchaseDate ?? .distantPast, store[candidate.index].id)
+    }
+
+    /// The decision reporting `chosen`, whose transaction is read in place.
+    private func decision(
+        for productId: String, reporting chosen: Candidate, of transaction: TransactionPayload, granting: Bool,
+        candidates: [Candidate], facts: NotificationFacts, log: inout DiagnosticsLog
+    ) -> ProductDecision {
+        var reasons = Self.snapshotReasons(transaction, facts: facts, capacity: chosen.reasons.count + 2)
         reasons += chosen.reasons
         let distinct = candidates.count > 1 ? Set(candidates.map(\.index)).count : candidates.count
         if distinct > 1 {
             reasons.append(
                 Reason(
                     .familySharing,
-                    granting.isEmpty
-                        ? .noneGrants(transactions: distinct, productId: ProductID(productId))
-                        : .anyGrants(
+                    granting
+                        ? .anyGrants(
                             transactions: distinct, productId: ProductID(productId), reported: transaction.id,
-                            ownership: transaction.inAppOwnershipType)))
+                            ownership: transaction.inAppOwnershipType)
+                        : .noneGrants(transactions: distinct, productId: ProductID(productId))))
         }
         let type = transaction.type ?? catalogProducts[ProductID(productId)]?.type
         return ProductDecision(
@@ -69,8 +90,11 @@ struct ReportedCandidate: RebuildStage {
     }
 
     /// The evidence every decision starts with: the snapshot used and the notifications that carried it.
-    static func snapshotReasons(_ transaction: TransactionPayload, facts: NotificationFacts) -> [Reason] {
+    static func snapshotReasons(
+        _ transaction: TransactionPayload, facts: NotificationFacts, capacity: Int = 0
+    ) -> [Reason] {
         var reasons: [Reason] = []
+        reasons.reserveCapacity(capacity + 1)
         if let signed = transaction.signedDate {
             reasons.append(Reason(.snapshots, .newestSnapshot(transactionId: transaction.id, signed: signed)))
         }

@@ -21,8 +21,7 @@ struct Summary: RebuildStage {
         }
         for product in products {
             guard let catalog else {
-                let entitlement = EntitlementID(product.productId)
-                entitlements[entitlement] = (entitlements[entitlement] ?? false) || product.hasAccess
+                Self.unlock(&entitlements[EntitlementID(product.productId), default: false], if: product.hasAccess)
                 continue
             }
             guard catalogProducts[product.productId] != nil else {
@@ -33,7 +32,7 @@ struct Summary: RebuildStage {
                 continue
             }
             for entitlement in catalog.entitlements(of: product.productId) {
-                entitlements[entitlement] = (entitlements[entitlement] ?? false) || product.hasAccess
+                Self.unlock(&entitlements[entitlement, default: false], if: product.hasAccess)
             }
         }
         if mixedBundles {
@@ -42,6 +41,19 @@ struct Summary: RebuildStage {
                 "the history names more than one bundle id and the catalog names none; name the app's bundleId in the "
                     + "catalog so that other apps' entries grant nothing")
         }
+        return EntitlementReport(
+            asOf: instant, environment: environment, customer: customer(of: products, namesAPurchase: namesAPurchase),
+            products: products, entitlements: entitlements, diagnostics: log.sorted)
+    }
+
+    /// Sets an entitlement, read and written in one lookup, when a product that unlocks it grants.
+    private static func unlock(_ entitlement: inout Bool, if grants: Bool) {
+        if grants { entitlement = true }
+    }
+
+    /// The customer's standing: active while any product grants, new without a purchase, else inactive with the
+    /// reason of highest priority.
+    private func customer(of products: [ProductDecision], namesAPurchase: Bool) -> CustomerStanding {
         let customer: CustomerStanding
         if products.contains(where: \.hasAccess) {
             customer = .active
@@ -50,9 +62,7 @@ struct Summary: RebuildStage {
         } else {
             customer = .inactive(products.lazy.map(InactiveReason.init(of:)).min() ?? .undetermined)
         }
-        return EntitlementReport(
-            asOf: instant, environment: environment, customer: customer, products: products,
-            entitlements: entitlements, diagnostics: log.sorted)
+        return customer
     }
 }
 
