@@ -123,13 +123,13 @@ enum NoOverGrant {
             guard snapshot.productId == productId else { return "another product" }
             guard let purchase = snapshot.purchaseDate, purchase <= instant else { return "purchased later" }
             if isRevoked(snapshot, purchase: purchase) { return "revoked" }
-            switch snapshot.type ?? catalog.products[productId]?.type {
+            switch snapshot.type ?? catalog.products[ProductID(productId)]?.type {
             case .consumable?:
                 return "a consumable"
             case .nonConsumable?:
                 return nil
             case .nonRenewing?:
-                guard let end = catalog.products[productId]?.duration?.added(to: purchase) else {
+                guard let end = catalog.products[ProductID(productId)]?.duration?.added(to: purchase) else {
                     return "non-renewing without a catalog duration"
                 }
                 return instant < end ? nil : "non-renewing, ended"

@@ -46,7 +46,7 @@ struct NewestSnapshots: RebuildStage {
             log: &log)
         if !inconsistent.isEmpty {
             // Every snapshot of such a transaction hides its purchase: any of its chains may be the one it renews.
-            for index in indices where inconsistent.contains(store[index].transactionId ?? "") {
+            for index in indices where store[index].transactionId.map(inconsistent.contains) ?? false {
                 admitted.hide(store[index])
             }
             for transactionId in inconsistent.sorted() {
@@ -101,7 +101,7 @@ struct NewestSnapshots: RebuildStage {
         var newest = newest(
             Array(snapshots.indices), key: { snapshots[$0].originalTransactionId },
             signed: { snapshots[$0].signedDate }, grantsLess: { restriction($0) < restriction($1) },
-            revoked: { _ in nil }, relevant: { purchased.contains(snapshots[$0].originalTransactionId ?? "") },
+            revoked: { _ in nil }, relevant: { snapshots[$0].originalTransactionId.map(purchased.contains) ?? false },
             same: { snapshots[$0] == snapshots[$1] },
             sameFacts: { snapshots[$0].unsigned == snapshots[$1].unsigned }, inconsistent: &unused,
             json: { Self.json(of: snapshots[$0]) },

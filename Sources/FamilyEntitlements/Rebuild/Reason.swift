@@ -211,12 +211,21 @@ public struct NotificationMention: Hashable, Sendable, Comparable {
     /// The notification in words: its label and UUID.
     public var name: String { "\(label) notification \(notificationUUID ?? "(no notificationUUID)")" }
 
-    /// Orders by signedDate, then type, subtype and UUID: the order of their words, compared as values.
+    /// Orders by signedDate, then type, subtype and UUID (an absent subtype or UUID first): the order of their
+    /// words, compared as values.
     public static func < (lhs: NotificationMention, rhs: NotificationMention) -> Bool {
-        (lhs.signedDate ?? .distantPast, lhs.type.rawValue, lhs.subtype?.rawValue ?? "", lhs.notificationUUID ?? "")
-            < (
-                rhs.signedDate ?? .distantPast, rhs.type.rawValue, rhs.subtype?.rawValue ?? "",
-                rhs.notificationUUID ?? ""
-            )
+        if lhs.signedDate != rhs.signedDate {
+            return (lhs.signedDate ?? .distantPast) < (rhs.signedDate ?? .distantPast)
+        }
+        if lhs.type != rhs.type { return lhs.type.rawValue < rhs.type.rawValue }
+        if lhs.subtype != rhs.subtype { return precedes(lhs.subtype?.rawValue, rhs.subtype?.rawValue) }
+        return precedes(lhs.notificationUUID, rhs.notificationUUID)
+    }
+
+    /// Whether an optional text sorts first: absent before any text.
+    private static func precedes(_ lhs: String?, _ rhs: String?) -> Bool {
+        guard let rhs else { return false }
+        guard let lhs else { return true }
+        return lhs < rhs
     }
 }
