@@ -7,6 +7,7 @@
 /// Stage 4 of the rebuild, rules 4 and 10: evaluates non-consumables, non-renewing subscriptions and products of
 /// unknown type, each transaction on its own.
 struct OneTimePurchases: RebuildStage {
+    static let rules: [DecisionRule] = [DecisionRule.oneTimePurchases, .unknownValues]
     let scope: RebuildScope
 
     var revocations: RevocationCauses { RevocationCauses(scope: scope) }

@@ -5,6 +5,9 @@
 #endif
 
 extension PricingPeriod {
+    /// The rule of the decision table that decides a period.
+    static let rule = DecisionRule.offers
+
     /// The pricing of a transaction's period from its offer fields: rule 8 of the decision table.
     ///
     /// Only an introductory offer with `FREE_TRIAL`, or with an explicit price of 0 where `offerDiscountType` is

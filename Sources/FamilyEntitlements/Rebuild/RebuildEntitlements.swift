@@ -32,6 +32,7 @@ public func rebuildEntitlements(
 /// `ReportedCandidate` for each product and `Summary`. Each stage is a value; what they notice goes to one
 /// `DiagnosticsLog` passed along explicitly.
 struct Rebuild: RebuildStage {
+    static let rules: [DecisionRule] = DecisionRule.allCases
     let scope: RebuildScope
 
     func report(of history: History) -> EntitlementReport {

@@ -23,6 +23,8 @@ struct RebuildScope {
 /// A stage of the rebuild: a value holding the scope, whose functions never mutate it and record what they notice in
 /// a `DiagnosticsLog` passed to them. See docs/architecture.md for the order data flows through the stages.
 protocol RebuildStage {
+    /// The rules of the decision table the stage applies: search for a rule's case to find its stage.
+    static var rules: [DecisionRule] { get }
     var scope: RebuildScope { get }
 }
 

@@ -10,6 +10,7 @@
 /// grants, the newest transaction is reported. The decision's evidence is the reported candidate's, after what the
 /// snapshots and notifications say of its transaction.
 struct ReportedCandidate: RebuildStage {
+    static let rules: [DecisionRule] = [DecisionRule.familySharing, .offers, .evidence]
     let scope: RebuildScope
 
     /// The decision for one product from every candidate that names it.

@@ -6,6 +6,7 @@
 
 /// Stage 7 of the rebuild, rule 11: the customer's status, the entitlements and the diagnostics.
 struct Summary: RebuildStage {
+    static let rules: [DecisionRule] = [DecisionRule.customerStatus]
     let scope: RebuildScope
 
     /// The report of the products' decisions; `namesAPurchase` says whether the history named a purchase that counts
