@@ -69,6 +69,22 @@ extension DecisionRow {
                     ProductExpectation(Given.monthly, .billingRetry, access: false),
                 ], customer: .equals(.inactive), customerReason: .equals(.billingRetry)),
             DecisionRow(
+                rule: .customerStatus, name: "a refund outranks a later expiry in the inactive reason",
+                source: "apple-facts 10: a refund is what the customer should be told about before an expiry",
+                history: History(transactions: [
+                    Given.subscription("1211", from: 0, to: 30),
+                    Given.oneTime("1212", Given.lifetime, type: .nonConsumable, on: 1, signed: 2) {
+                        $0.revocationDate = Given.day(2)
+                        $0.revocationType = .refundFull
+                    },
+                ]), asOf: 40,
+                products: [
+                    ProductExpectation(Given.lifetime, .revoked, access: false) {
+                        $0.revocationCause = .equals(.refund)
+                    },
+                    ProductExpectation(Given.monthly, .expired, access: false),
+                ], customer: .equals(.inactive), customerReason: .equals(.refunded)),
+            DecisionRow(
                 rule: .customerStatus, name: "REFUND_PRORATED: the customer is inactive (refunded), not merely revoked",
                 source: "apple-facts 2 and 5: REFUND_PRORATED is a refund, with revocationPercentage",
                 history: History(transactions: [
