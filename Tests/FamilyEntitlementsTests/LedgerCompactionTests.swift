@@ -1,0 +1,244 @@
+import FamilyEntitlements
+import Foundation
+import Testing
+
+/// What "the same decision" means for the ledger's compaction: every field a service acts on, without the wording of
+/// the evidence. Kept in one place, so that a change of the report's fields is one change here.
+struct DecisionSummary: Hashable, CustomStringConvertible {
+    struct Product: Hashable {
+        var productId: String
+        var state: AccessState
+        var hasAccess: Bool
+        var willRenew: Bool?
+        var revocationCause: RevocationCause?
+        var causeInferred: Bool
+    }
+
+    var customerStatus: CustomerStatus
+    var customerReason: InactiveReason?
+    var products: [Product]
+    var entitlements: [String: Bool]
+    var diagnostics: Set<Diagnostic.Code>
+
+    init(_ report: EntitlementReport) {
+        customerStatus = report.customerStatus
+        customerReason = report.customerReason
+        products = report.products.map {
+            Product(
+                productId: $0.productId, state: $0.state, hasAccess: $0.hasAccess, willRenew: $0.willRenew,
+                revocationCause: $0.revocationCause, causeInferred: $0.causeInferred)
+        }
+        entitlements = report.entitlements
+        diagnostics = Set(report.diagnostics.map(\.code))
+    }
+
+    var description: String {
+        "\(customerStatus) \(customerReason.map { "\($0)" } ?? "-") \(products) \(entitlements) "
+            + "\(diagnostics.map(\.rawValue).sorted())"
+    }
+}
+
+/// Histories that break naive compactions: every decision-table row's history, then mutated with what a service
+/// really receives (snapshots signed again, earlier and later; ties; left-out copies; notifications carrying the
+/// snapshots; REVOKEs without revocationDate; EXPIRED and GRACE_PERIOD_EXPIRED; renewal infos in billing retry).
+enum LedgerHistoryMutator {
+    static func mutated(_ history: History, seed: UInt64) -> History {
+        var random = SeededGenerator(state: seed)
+        var result = history
+        let rounds = Int.random(in: 1...4, using: &random)
+        for _ in 0..<rounds {
+            mutate(&result, from: history, random: &random)
+        }
+        return result
+    }
+
+    private static func shifted(_ date: Date?, days: Double) -> Date? {
+        date.map { $0.addingTimeInterval(days * 86_400) }
+    }
+
+    private static func allTransactions(_ history: History) -> [TransactionPayload] {
+        history.transactions + history.notifications.compactMap { $0.data?.transactionInfo }
+    }
+
+    private static func allRenewalInfos(_ history: History) -> [RenewalInfoPayload] {
+        history.renewalInfos + history.notifications.compactMap { $0.data?.renewalInfo }
+    }
+
+    private static func mutate(_ history: inout History, from seed: History, random: inout SeededGenerator) {
+        let transactions = allTransactions(seed)
+        let renewalInfos = allRenewalInfos(seed)
+        let steps: [Double] = [-20, -3, -1, -0.001, 0.001, 1, 5, 40]
+        let step: Double = steps.randomElement(using: &random) ?? 1
+        let uuid = "ledger-\(random.next() % 1_000_000)"
+        switch Int.random(in: 0..<12, using: &random) {
+        case 0:  // the same snapshot signed again, earlier or later (Get Transaction History signs when it answers)
+            guard var copy = transactions.randomElement(using: &random) else { return }
+            copy.signedDate = shifted(copy.signedDate, days: step)
+            history.transactions.append(copy)
+        case 1:  // an older or newer snapshot with another expiry
+            guard var copy = transactions.randomElement(using: &random) else { return }
+            copy.signedDate = shifted(copy.signedDate, days: step)
+            copy.expiresDate = shifted(copy.expiresDate ?? copy.purchaseDate, days: 10)
+            history.transactions.append(copy)
+        case 2:  // a tie: another snapshot signed in the same millisecond
+            guard var copy = transactions.randomElement(using: &random) else { return }
+            if Bool.random(using: &random) {
+                copy.revocationDate = copy.signedDate
+                copy.revocationReason = .otherReason
+            } else {
+                copy.expiresDate = shifted(copy.expiresDate, days: 1)
+            }
+            history.transactions.append(copy)
+        case 3:  // a copy left out: no environment, or Sandbox
+            guard var copy = transactions.randomElement(using: &random) else { return }
+            copy.environment = Bool.random(using: &random) ? nil : .sandbox
+            copy.signedDate = shifted(copy.signedDate, days: step)
+            history.transactions.append(copy)
+        case 4:  // a snapshot carried by a notification
+            guard let transaction = transactions.randomElement(using: &random) else { return }
+            var notification = Given.notification(
+                [.didRenew, .subscribed, .offerRedeemed, .renewalExtended, .refundReversed].randomElement(
+                    using: &random) ?? .didRenew,
+                signed: 0, transaction: transaction,
+                renewal: renewalInfos.first { $0.originalTransactionId == transaction.originalTransactionId })
+            notification.signedDate = transaction.signedDate
+            notification.notificationUUID = uuid
+            history.notifications.append(notification)
+        case 5:  // a REVOKE without revocationDate
+            guard var transaction = transactions.randomElement(using: &random) else { return }
+            transaction.revocationDate = nil
+            transaction.signedDate = shifted(transaction.signedDate, days: abs(step))
+            var notification = Given.notification(.revoke, signed: 0, transaction: transaction)
+            notification.signedDate = transaction.signedDate
+            notification.notificationUUID = uuid
+            history.notifications.append(notification)
+        case 6:  // EXPIRED or GRACE_PERIOD_EXPIRED
+            guard let transaction = transactions.randomElement(using: &random) else { return }
+            var notification = Given.notification(
+                Bool.random(using: &random) ? .expired : .gracePeriodExpired, signed: 0, transaction: transaction)
+            notification.signedDate = shifted(transaction.expiresDate ?? transaction.purchaseDate, days: abs(step))
+            notification.notificationUUID = uuid
+            history.notifications.append(notification)
+        case 7:  // a renewal info signed again, earlier or later, sometimes in billing retry with grace
+            guard var copy = renewalInfos.randomElement(using: &random) else { return }
+            copy.signedDate = shifted(copy.signedDate, days: step)
+            if Bool.random(using: &random) {
+                copy.isInBillingRetryPeriod = true
+                copy.gracePeriodExpiresDate = shifted(copy.signedDate, days: 6)
+            } else if Bool.random(using: &random) {
+                copy.autoRenewStatus = copy.autoRenewStatus == .on ? .off : .on
+            }
+            history.renewalInfos.append(copy)
+        case 8:  // a renewal info left out
+            guard var copy = renewalInfos.randomElement(using: &random) else { return }
+            copy.signedDate = shifted(copy.signedDate, days: step)
+            copy.environment = nil
+            history.renewalInfos.append(copy)
+        case 9:  // a renewal info carried by DID_FAIL_TO_RENEW or DID_CHANGE_RENEWAL_STATUS
+            guard let info = renewalInfos.randomElement(using: &random) else { return }
+            let transaction = transactions.last { $0.originalTransactionId == info.originalTransactionId }
+            var notification = Given.notification(
+                Bool.random(using: &random) ? .didFailToRenew : .didChangeRenewalStatus,
+                Bool.random(using: &random) ? .gracePeriod : .autoRenewDisabled, signed: 0, transaction: transaction,
+                renewal: info)
+            notification.signedDate = info.signedDate
+            notification.notificationUUID = uuid
+            history.notifications.append(notification)
+        case 10:  // a repeat of a notification, and of a snapshot
+            if let notification = seed.notifications.randomElement(using: &random) {
+                history.notifications.append(notification)
+            }
+            if let transaction = seed.transactions.randomElement(using: &random) {
+                history.transactions.append(transaction)
+            }
+        default:  // a renewal of a chain, signed at its purchase, with a newer renewal info
+            guard let last = transactions.filter({ $0.expiresDate != nil }).randomElement(using: &random),
+                let end = last.expiresDate
+            else { return }
+            var renewal = last
+            renewal.transactionId = (last.transactionId ?? "") + "9"
+            renewal.purchaseDate = end
+            renewal.signedDate = end
+            renewal.expiresDate = end.addingTimeInterval(30 * 86_400)
+            renewal.revocationDate = nil
+            var notification = Given.notification(.didRenew, signed: 0, transaction: renewal)
+            notification.signedDate = end
+            notification.notificationUUID = uuid
+            if let info = renewalInfos.first(where: { $0.originalTransactionId == last.originalTransactionId }) {
+                var newer = info
+                newer.signedDate = end
+                notification.data?.renewalInfo = newer
+            }
+            history.notifications.append(notification)
+        }
+    }
+
+    /// Every date the history names, each also one millisecond either side, from `start` on.
+    static func edges(of history: History, from start: Date) -> [Date] {
+        var dates: Set<Date> = [start, start.addingTimeInterval(0.001), .distantFuture]
+        for transaction in allTransactions(history) {
+            for date in [
+                transaction.signedDate, transaction.purchaseDate, transaction.expiresDate, transaction.revocationDate,
+            ] {
+                if let date { dates.insert(date) }
+            }
+        }
+        for info in allRenewalInfos(history) {
+            for date in [info.signedDate, info.gracePeriodExpiresDate] { if let date { dates.insert(date) } }
+        }
+        for notification in history.notifications { if let date = notification.signedDate { dates.insert(date) } }
+        let spread = dates.flatMap { [$0, $0.addingTimeInterval(-0.001), $0.addingTimeInterval(0.001)] }
+        // Retry billing ends 60 days after expiry; a year on checks that nothing dropped wakes up later.
+        let last = dates.filter { $0 < .distantFuture }.max() ?? start
+        let later = [last.addingTimeInterval(60 * 86_400), last.addingTimeInterval(365 * 86_400)]
+        return Set(spread + later).filter { $0 >= start }.sorted()
+    }
+}
+
+@Suite("Ledger compaction")
+struct LedgerCompactionTests {
+    /// For every row of the decision table and mutations of it, compacted at several instants: at every instant at or
+    /// after the compaction instant, the same decision as the full ledger.
+    @Test(arguments: DecisionRow.all.indices)
+    func compactionKeepsEveryDecision(rowIndex: Int) {
+        let row = DecisionRow.all[rowIndex]
+        var histories = [row.history]
+        for mutation in 0..<2 {
+            histories.append(LedgerHistoryMutator.mutated(row.history, seed: UInt64(rowIndex * 10 + mutation + 1)))
+        }
+        for (index, history) in histories.enumerated() {
+            let ledger = CustomerLedger(history)
+            let dates = LedgerHistoryMutator.edges(of: history, from: .distantPast).filter { $0 < .distantFuture }
+            var starts = [row.instant]
+            if let first = dates.first { starts.append(first) }
+            if dates.count > 2 { starts.append(dates[dates.count / 2]) }
+            for start in starts {
+                let compacted = ledger.compacted(asOf: start)
+                for instant in LedgerHistoryMutator.edges(of: history, from: start) {
+                    for catalog in [row.catalog, nil] {
+                        let full = DecisionSummary(
+                            ledger.rebuild(asOf: instant, environment: row.environment, catalog: catalog))
+                        let kept = DecisionSummary(
+                            compacted.rebuild(asOf: instant, environment: row.environment, catalog: catalog))
+                        #expect(
+                            full == kept,
+                            "\(row.name), history \(index), compacted at \(start), decided at \(instant): \(full) vs \(kept)"
+                        )
+                        if full != kept { return }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Compaction does drop things over the mutated histories: a test of safety alone would pass with no compaction.
+    @Test func compactionDropsSupersededEntries() {
+        var dropped = 0
+        for (rowIndex, row) in DecisionRow.all.enumerated() {
+            let history = LedgerHistoryMutator.mutated(row.history, seed: UInt64(rowIndex * 10 + 1))
+            let ledger = CustomerLedger(history)
+            dropped += ledger.count - ledger.compacted(asOf: .distantFuture).count
+        }
+        #expect(dropped > 50)
+    }
+}
