@@ -173,6 +173,15 @@ enum LedgerHistoryMutator {
         }
     }
 
+    /// Entries arriving after a history was stored: mutations of it, without the history itself.
+    static func arrivals(after history: History, seed: UInt64) -> History {
+        let mutated = mutated(history, seed: seed)
+        return History(
+            transactions: Array(mutated.transactions.dropFirst(history.transactions.count)),
+            renewalInfos: Array(mutated.renewalInfos.dropFirst(history.renewalInfos.count)),
+            notifications: Array(mutated.notifications.dropFirst(history.notifications.count)))
+    }
+
     /// Every date the history names, each also one millisecond either side, from `start` on.
     static func edges(of history: History, from start: Date) -> [Date] {
         var dates: Set<Date> = [start, start.addingTimeInterval(0.001), .distantFuture]
@@ -198,7 +207,8 @@ enum LedgerHistoryMutator {
 @Suite("Ledger compaction")
 struct LedgerCompactionTests {
     /// For every row of the decision table and mutations of it, compacted at several instants: at every instant at or
-    /// after the compaction instant, the same decision as the full ledger.
+    /// after the compaction instant, the same decision as the full ledger, with or without the row's catalog; and the
+    /// same again once entries arriving late (signed before the compaction instant, too) are absorbed by both.
     @Test(arguments: DecisionRow.all.indices)
     func compactionKeepsEveryDecision(rowIndex: Int) {
         let row = DecisionRow.all[rowIndex]
@@ -206,25 +216,33 @@ struct LedgerCompactionTests {
         for mutation in 0..<2 {
             histories.append(LedgerHistoryMutator.mutated(row.history, seed: UInt64(rowIndex * 10 + mutation + 1)))
         }
+        let late = LedgerHistoryMutator.arrivals(
+            after: histories[histories.count - 1], seed: UInt64(rowIndex * 10 + 7))
         for (index, history) in histories.enumerated() {
             let ledger = CustomerLedger(history)
             let dates = LedgerHistoryMutator.edges(of: history, from: .distantPast).filter { $0 < .distantFuture }
             var starts = [row.instant]
-            if let first = dates.first { starts.append(first) }
             if dates.count > 2 { starts.append(dates[dates.count / 2]) }
             for start in starts {
-                let compacted = ledger.compacted(asOf: start)
-                for instant in LedgerHistoryMutator.edges(of: history, from: start) {
-                    for catalog in [row.catalog, nil] {
-                        let full = DecisionSummary(
-                            ledger.rebuild(asOf: instant, environment: row.environment, catalog: catalog))
-                        let kept = DecisionSummary(
-                            compacted.rebuild(asOf: instant, environment: row.environment, catalog: catalog))
-                        #expect(
-                            full == kept,
-                            "\(row.name), history \(index), compacted at \(start), decided at \(instant): \(full) vs \(kept)"
-                        )
-                        if full != kept { return }
+                var compacted = ledger.compacted(asOf: start)
+                var full = ledger
+                var pairs = [(full, compacted)]
+                compacted.absorb(late)
+                full.absorb(late)
+                pairs.append((full, compacted))
+                for (step, (full, compacted)) in pairs.enumerated() {
+                    for instant in LedgerHistoryMutator.edges(of: full.history, from: start) {
+                        for catalog in step == 0 ? [row.catalog, nil] : [row.catalog] {
+                            let whole = DecisionSummary(
+                                full.rebuild(asOf: instant, environment: row.environment, catalog: catalog))
+                            let kept = DecisionSummary(
+                                compacted.rebuild(asOf: instant, environment: row.environment, catalog: catalog))
+                            #expect(
+                                whole == kept,
+                                "\(row.name), history \(index), compacted at \(start), late entries \(step), decided at \(instant): \(whole) vs \(kept)"
+                            )
+                            if whole != kept { return }
+                        }
                     }
                 }
             }
@@ -240,5 +258,43 @@ struct LedgerCompactionTests {
             dropped += ledger.count - ledger.compacted(asOf: .distantFuture).count
         }
         #expect(dropped > 50)
+    }
+
+    /// The notifications whose event a decision reads, or from which billingIssueDetectedAt and
+    /// unsubscribeDetectedAt are read, are never compacted away, however old.
+    @Test func eventNotificationsAreKept() {
+        let transaction = Given.subscription("6001", from: 0, to: 30)
+        let renewal = Given.renewal("6001", signed: 30)
+        let events: [(NotificationType, NotificationSubtype?)] = [
+            (.revoke, nil), (.expired, .voluntary), (.gracePeriodExpired, nil), (.didFailToRenew, .gracePeriod),
+            (.didFailToRenew, nil), (.didChangeRenewalStatus, .autoRenewDisabled),
+            (.didChangeRenewalStatus, .autoRenewEnabled),
+        ]
+        for (offset, (type, subtype)) in events.enumerated() {
+            var ledger = CustomerLedger()
+            ledger.absorb(Given.notification(type, subtype, signed: 30, transaction: transaction, renewal: renewal))
+            // Newer snapshots of both, held on their own, supersede what the notification carries.
+            ledger.absorb(Given.subscription("6001", from: 0, to: 30, signed: 40 + Double(offset)))
+            ledger.absorb(Given.renewal("6001", signed: 40 + Double(offset)))
+            let compacted = ledger.compacted(asOf: Given.day(1000))
+            #expect(compacted.notifications == ledger.notifications, "\(type.rawValue)")
+            #expect(compacted.transactions.count == 1)
+        }
+        // A notification that only carries snapshots goes once they are superseded; its transaction, still the
+        // newest of its own, is kept on its own. A renewal info held on its own does not supersede one carried by a
+        // notification, which its wrapper's bundle id also gates: the newer notification does.
+        var ledger = CustomerLedger()
+        let renewed = Given.subscription("6002", original: "6001", from: 30, to: 60)
+        let older = Given.notification(.didRenew, signed: 30, transaction: transaction, renewal: renewal)
+        let newer = Given.notification(
+            .didRenew, signed: 40, transaction: renewed, renewal: Given.renewal("6001", signed: 40))
+        ledger.absorb(older)
+        ledger.absorb(Given.renewal("6001", signed: 50))
+        #expect(ledger.compacted(asOf: Given.day(1000)).notifications == [older])
+        ledger.absorb(newer)
+        let compacted = ledger.compacted(asOf: Given.day(1000))
+        #expect(compacted.notifications == [newer])
+        #expect(compacted.transactions == [transaction])
+        #expect(ledger.compacted(asOf: Given.day(35)).notifications.count == 2, "the newer one is signed later")
     }
 }
