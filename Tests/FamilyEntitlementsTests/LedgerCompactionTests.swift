@@ -271,6 +271,29 @@ struct LedgerCompactionTests {
         #expect(dropped > 50)
     }
 
+    /// A notification whose wrapper gates its transaction otherwise than the transaction alone (no bundle id, where a
+    /// catalog names the app) is kept whole: its transaction on its own would be admitted where it was not.
+    @Test func wrapperThatGatesOtherwiseIsKept() {
+        let transaction = Given.subscription("6101", from: 0, to: 30)
+        var notification = Given.notification(.subscribed, .initialBuy, signed: 0, transaction: transaction)
+        notification.data?.bundleId = nil
+        let ledger = CustomerLedger(History(notifications: [notification]))
+        let catalog = ProductCatalog(
+            bundleId: "org.familyentitlements.demo", products: [Given.monthly: .init(entitlements: ["pro"])])
+        let compacted = ledger.compacted(asOf: Given.day(1))
+        #expect(compacted == ledger)
+        for instant in [Given.day(1), Given.day(5), Given.day(29)] {
+            let full = DecisionSummary(ledger.rebuild(asOf: instant, catalog: catalog))
+            #expect(!full.entitlements["pro", default: false])
+            #expect(full == DecisionSummary(compacted.rebuild(asOf: instant, catalog: catalog)))
+        }
+        // Where the wrapper names the transaction's app, the transaction is kept on its own and the notification goes.
+        let named = CustomerLedger(
+            History(notifications: [Given.notification(.subscribed, .initialBuy, signed: 0, transaction: transaction)]))
+        #expect(named.compacted(asOf: Given.day(1)).transactions == [transaction])
+        #expect(named.compacted(asOf: Given.day(1)).notifications.isEmpty)
+    }
+
     /// The notifications whose event a decision reads, or from which billingIssueDetectedAt and
     /// unsubscribeDetectedAt are read, are never compacted away, however old.
     @Test func eventNotificationsAreKept() {
