@@ -294,6 +294,16 @@ struct LedgerCompactionTests {
         #expect(named.compacted(asOf: Given.day(1)).notifications.isEmpty)
     }
 
+    /// A notification that carries no snapshot (TEST, from Sandbox) is reported in a Production rebuild: it stays.
+    @Test func notificationWithoutSnapshotsIsKept() {
+        var test = Given.notification(.test, signed: 1, environment: .sandbox)
+        test.notificationUUID = "test-notification"
+        let ledger = CustomerLedger(History(notifications: [test]))
+        #expect(ledger.compacted(asOf: Given.day(1000)) == ledger)
+        let codes = Set(ledger.compacted(asOf: Given.day(1000)).rebuild(asOf: Given.day(2)).diagnostics.map(\.code))
+        #expect(codes == [.foreignEnvironment])
+    }
+
     /// The notifications whose event a decision reads, or from which billingIssueDetectedAt and
     /// unsubscribeDetectedAt are read, are never compacted away, however old.
     @Test func eventNotificationsAreKept() {

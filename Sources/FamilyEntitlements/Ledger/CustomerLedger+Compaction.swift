@@ -15,7 +15,7 @@ extension CustomerLedger {
     ///   `instant`, that is admitted exactly when it is (the same environment, bundle id, identity, type and
     ///   ownership, held the same way: on its own or inside a notification of the same environment and bundle id),
     ///   where both would be admitted in their own environment without any diagnostic;
-    /// - a notification that only carries snapshots (no REVOKE, EXPIRED, GRACE_PERIOD_EXPIRED, DID_FAIL_TO_RENEW or
+    /// - a notification that only carries snapshots (at least one; no REVOKE, EXPIRED, GRACE_PERIOD_EXPIRED, DID_FAIL_TO_RENEW or
     ///   DID_CHANGE_RENEWAL_STATUS event, a type and subtype this library knows, signed by `instant`, without any
     ///   diagnostic on its own), once its renewal info is superseded; its transaction, where still the newest, is
     ///   kept on its own when the notification's environment and bundle id are the transaction's.
@@ -175,8 +175,10 @@ private struct Compaction {
     private mutating func isDroppable(_ notification: NotificationPayload) -> Bool {
         guard let type = notification.notificationType, type.isKnown, !Self.eventTypes.contains(type),
             notification.subtype?.isKnown ?? true, let signed = notification.signedDate, signed <= instant,
-            notification.data != nil
+            let data = notification.data, data.transactionInfo != nil || data.renewalInfo != nil
         else { return false }
+        // One that carries no snapshot (a TEST, a SUMMARY) has nothing to stand for it in another environment, where
+        // it is reported: it stays.
         return isClean(notification)
     }
 
