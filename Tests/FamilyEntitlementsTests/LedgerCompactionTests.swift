@@ -294,6 +294,20 @@ struct LedgerCompactionTests {
         #expect(named.compacted(asOf: Given.day(1)).notifications.isEmpty)
     }
 
+    /// Get All Subscription Statuses every day: each renewal info and transaction signed again, the older ones go.
+    @Test func statusesFetchedDailyCompact() {
+        var ledger = CustomerLedger()
+        for day in 0..<30 {
+            ledger.absorb(Given.subscription("6201", from: 0, to: 30, signed: Double(day)))
+            ledger.absorb(Given.renewal("6201", signed: Double(day)) { $0.autoRenewStatus = day < 20 ? .on : .off })
+        }
+        let compacted = ledger.compacted(asOf: Given.day(29.5))
+        #expect(compacted.transactions == [Given.subscription("6201", from: 0, to: 30, signed: 29)])
+        #expect(compacted.renewalInfos == [Given.renewal("6201", signed: 29, autoRenew: .off)])
+        // Compacted at an earlier instant, what was signed after it stays.
+        #expect(ledger.compacted(asOf: Given.day(9.5)).count == 2 + 2 * 20)
+    }
+
     /// A notification that carries no snapshot (TEST, from Sandbox) is reported in a Production rebuild: it stays.
     @Test func notificationWithoutSnapshotsIsKept() {
         var test = Given.notification(.test, signed: 1, environment: .sandbox)
