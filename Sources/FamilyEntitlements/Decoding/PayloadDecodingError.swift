@@ -29,6 +29,11 @@ public struct PayloadDecodingError: Error, Hashable, Sendable, CustomStringConve
         public static let invalidBase64 = Code(rawValue: "invalid_base64")
         /// The document is valid JSON but not a kind of payload this library reads.
         public static let unrecognisedDocument = Code(rawValue: "unrecognised_document")
+        /// A document of the library's own (a catalog, a ledger) names a key it does not take, such as a misspelt
+        /// `entitlemnts`, or is a document of another kind.
+        public static let unknownKey = Code(rawValue: "unknown_key")
+        /// A stored ledger was written by a later version of the library, in a form this version cannot read.
+        public static let unsupportedVersion = Code(rawValue: "unsupported_version")
     }
 
     /// What kind of problem the document has.
