@@ -4,12 +4,11 @@
 /// `data.signedTransactionInfo.bundleId`; it is `signedPayload` when the notification's own signature or JSON is at
 /// fault. A rejected notification grants and removes nothing. Answer Apple with `httpStatus` and log `description`:
 /// a refusal is final (200), but `verification_unavailable` decided nothing (503, so that Apple sends it again).
-public struct NotificationRejection: Error, Hashable, Sendable, CustomStringConvertible {
+public struct NotificationRejection: Error, LocatedProblem {
     /// The reason for a rejection; an open set, so later versions may add codes.
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public struct Code: OpenCode {
         public let rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
 
         /// The notification's environment is not the one the service runs in, such as `Sandbox` in production.
         public static let wrongEnvironment = Code(rawValue: "wrong_environment")
@@ -45,9 +44,7 @@ public struct NotificationRejection: Error, Hashable, Sendable, CustomStringConv
     public var message: String
 
     public init(code: Code, path: String, message: String) {
-        self.code = code
-        self.path = path
-        self.message = message
+        (self.code, self.path, self.message) = (code, path, message)
     }
 
     /// Whether the refusal is final or decided nothing; derived from `code`.
@@ -57,8 +54,4 @@ public struct NotificationRejection: Error, Hashable, Sendable, CustomStringConv
 
     /// The HTTP status to answer Apple's notification POST with: 503 for `verification_unavailable`, else 200.
     public var httpStatus: Int { outcome.httpStatus }
-
-    public var description: String {
-        path.isEmpty ? "\(code): \(message)" : "\(code) at \(path): \(message)"
-    }
 }

@@ -3,12 +3,11 @@
 /// The restore and link path receives a transaction (StoreKit's `jwsRepresentation`) or an `AppTransaction` from the
 /// app, not a notification from Apple. `path` names the field at fault in the decoded payload, such as `environment`
 /// or `bundleId`; it is empty when the signature is at fault. A refused transaction links and grants nothing.
-public struct TransactionRejection: Error, Hashable, Sendable, CustomStringConvertible {
+public struct TransactionRejection: Error, LocatedProblem {
     /// The reason for a rejection; an open set, so later versions may add codes.
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public struct Code: OpenCode {
         public let rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
 
         /// The payload's environment (`environment`, or an app transaction's `receiptType`) is not the policy's.
         public static let wrongEnvironment = Code(rawValue: "wrong_environment")
@@ -34,17 +33,11 @@ public struct TransactionRejection: Error, Hashable, Sendable, CustomStringConve
     public var message: String
 
     public init(code: Code, path: String, message: String) {
-        self.code = code
-        self.path = path
-        self.message = message
+        (self.code, self.path, self.message) = (code, path, message)
     }
 
     /// Whether the refusal is final or decided nothing (`verification_unavailable`); derived from `code`.
     public var outcome: IntakeOutcome {
         code == .verificationUnavailable ? .retryLater : .refused
-    }
-
-    public var description: String {
-        path.isEmpty ? "\(code): \(message)" : "\(code) at \(path): \(message)"
     }
 }
