@@ -98,7 +98,7 @@ enum FastJSON {
         do throws(PayloadDecodingError) {
             reader.skipByteOrderMark()
             reader.skipWhitespace()
-            guard reader.current == .openBrace else {
+            guard reader.current == ASCII.openBrace else {
                 if reader.current == UInt8(ascii: "n") {
                     try reader.readNull()
                     try reader.expectEnd()
@@ -123,7 +123,7 @@ enum FastJSON {
         do throws(PayloadDecodingError) {
             reader.skipByteOrderMark()
             reader.skipWhitespace()
-            guard reader.current == .openBracket else {
+            guard reader.current == ASCII.openBracket else {
                 if reader.current == UInt8(ascii: "n") {
                     try reader.readNull()
                     try reader.expectEnd()
@@ -157,20 +157,20 @@ enum FastJSON {
         do throws(PayloadDecodingError) {
             reader.skipByteOrderMark()
             reader.skipWhitespace()
-            guard reader.current == .openBrace else { return nil }
+            guard reader.current == ASCII.openBrace else { return nil }
             try reader.enterContainer()
             reader.skipWhitespace()
-            if reader.current == .closeBrace {
+            if reader.current == ASCII.closeBrace {
                 reader.position += 1
             } else {
                 repeat {
                     reader.skipWhitespace()
-                    guard reader.current == .quote else { return nil }
+                    guard reader.current == ASCII.quote else { return nil }
                     names.insert(try reader.readStringContents())
-                    try reader.expect(.colon, "a colon after a member name")
+                    try reader.expect(ASCII.colon, "a colon after a member name")
                     reader.skipWhitespace()
                     try reader.skipValue()
-                } while try reader.closeOrContinue(.closeBrace, "a trailing comma before }")
+                } while try reader.closeOrContinue(ASCII.closeBrace, "a trailing comma before }")
             }
             try reader.expectEnd()
             return names
