@@ -13,32 +13,27 @@ extension AppTransactionPayload {
 }
 
 extension AppTransactionPayload: FastJSONDecodable {
-    private static let fastJSONFields = FastJSONFields<CodingKeys>()
+    static let fastJSONFields = FastJSONFields<CodingKeys>()
 
-    static var empty: Self { Self(fieldsAbsent: ()) }
+    init(fieldsAbsent: ()) {}
 
-    /// Every field absent: each optional stored property starts as nil (see `TransactionPayload`'s).
-    private init(fieldsAbsent: ()) {}
-
-    static func decodeFastJSON(
-        from reader: inout FastJSONReader, into value: inout Self
+    static func readFastJSONMember(
+        _ key: CodingKeys, from reader: inout FastJSONReader, into value: inout Self
     ) throws(PayloadDecodingError) {
-        try reader.readMembers(fastJSONFields) { key, reader throws(PayloadDecodingError) in
-            switch key {
-            case .receiptType: value.receiptType = try reader.readValue(Environment.self)
-            case .appAppleId: value.appAppleId = try reader.readInt64()
-            case .bundleId: value.bundleId = try reader.readString()
-            case .applicationVersion: value.applicationVersion = try reader.readString()
-            case .versionExternalIdentifier: value.versionExternalIdentifier = try reader.readInt64()
-            case .receiptCreationDate: value.receiptCreationDate = try reader.readDate()
-            case .originalPurchaseDate: value.originalPurchaseDate = try reader.readDate()
-            case .originalApplicationVersion: value.originalApplicationVersion = try reader.readString()
-            case .deviceVerification: value.deviceVerification = try reader.readString()
-            case .deviceVerificationNonce: value.deviceVerificationNonce = try reader.readUUID()
-            case .preorderDate: value.preorderDate = try reader.readDate()
-            case .appTransactionId: value.appTransactionId = try reader.readString()
-            case .originalPlatform: value.originalPlatform = try reader.readString()
-            }
+        switch key {
+        case .receiptType: value.receiptType = try reader.readValue(Environment.self)
+        case .appAppleId: value.appAppleId = try reader.readInt64()
+        case .bundleId: value.bundleId = try reader.readString()
+        case .applicationVersion: value.applicationVersion = try reader.readString()
+        case .versionExternalIdentifier: value.versionExternalIdentifier = try reader.readInt64()
+        case .receiptCreationDate: value.receiptCreationDate = try reader.readDate()
+        case .originalPurchaseDate: value.originalPurchaseDate = try reader.readDate()
+        case .originalApplicationVersion: value.originalApplicationVersion = try reader.readString()
+        case .deviceVerification: value.deviceVerification = try reader.readString()
+        case .deviceVerificationNonce: value.deviceVerificationNonce = try reader.readUUID()
+        case .preorderDate: value.preorderDate = try reader.readDate()
+        case .appTransactionId: value.appTransactionId = try reader.readString()
+        case .originalPlatform: value.originalPlatform = try reader.readString()
         }
     }
 }

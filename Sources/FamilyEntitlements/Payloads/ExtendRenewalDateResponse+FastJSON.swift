@@ -13,23 +13,18 @@ extension ExtendRenewalDateResponse {
 }
 
 extension ExtendRenewalDateResponse: FastJSONDecodable {
-    private static let fastJSONFields = FastJSONFields<CodingKeys>()
+    static let fastJSONFields = FastJSONFields<CodingKeys>()
 
-    static var empty: Self { Self(fieldsAbsent: ()) }
+    init(fieldsAbsent: ()) {}
 
-    /// Every field absent: each optional stored property starts as nil (see `TransactionPayload`'s).
-    private init(fieldsAbsent: ()) {}
-
-    static func decodeFastJSON(
-        from reader: inout FastJSONReader, into value: inout Self
+    static func readFastJSONMember(
+        _ key: CodingKeys, from reader: inout FastJSONReader, into value: inout Self
     ) throws(PayloadDecodingError) {
-        try reader.readMembers(fastJSONFields) { key, reader throws(PayloadDecodingError) in
-            switch key {
-            case .originalTransactionId: value.originalTransactionId = try reader.readString()
-            case .webOrderLineItemId: value.webOrderLineItemId = try reader.readString()
-            case .success: value.success = try reader.readBool()
-            case .effectiveDate: value.effectiveDate = try reader.readDate()
-            }
+        switch key {
+        case .originalTransactionId: value.originalTransactionId = try reader.readString()
+        case .webOrderLineItemId: value.webOrderLineItemId = try reader.readString()
+        case .success: value.success = try reader.readBool()
+        case .effectiveDate: value.effectiveDate = try reader.readDate()
         }
     }
 }

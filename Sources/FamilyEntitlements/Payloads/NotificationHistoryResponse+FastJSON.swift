@@ -14,64 +14,49 @@ extension NotificationHistoryResponse {
 
 extension NotificationHistoryResponse: FastJSONDecodable {
     /// The fields, with the order Apple writes them in (as in Apple's sample payloads).
-    private static let fastJSONFields = FastJSONFields<CodingKeys>(
+    static let fastJSONFields = FastJSONFields<CodingKeys>(
         wireOrder: [.paginationToken, .hasMore, .notificationHistory])
 
-    static var empty: Self { Self(fieldsAbsent: ()) }
+    init(fieldsAbsent: ()) {}
 
-    /// Every field absent: each optional stored property starts as nil (see `TransactionPayload`'s).
-    private init(fieldsAbsent: ()) {}
-
-    static func decodeFastJSON(
-        from reader: inout FastJSONReader, into value: inout Self
+    static func readFastJSONMember(
+        _ key: CodingKeys, from reader: inout FastJSONReader, into value: inout Self
     ) throws(PayloadDecodingError) {
-        try reader.readMembers(fastJSONFields) { key, reader throws(PayloadDecodingError) in
-            switch key {
-            case .paginationToken: value.paginationToken = try reader.readString()
-            case .hasMore: value.hasMore = try reader.readBool()
-            case .notificationHistory:
-                value.notificationHistory = try reader.readArray(of: NotificationHistoryResponseItem.self)
-            }
+        switch key {
+        case .paginationToken: value.paginationToken = try reader.readString()
+        case .hasMore: value.hasMore = try reader.readBool()
+        case .notificationHistory:
+            value.notificationHistory = try reader.readArray(of: NotificationHistoryResponseItem.self)
         }
     }
 }
 
 extension NotificationHistoryResponseItem: FastJSONDecodable {
-    private static let fastJSONFields = FastJSONFields<CodingKeys>(wireOrder: [.sendAttempts, .signedPayload])
+    static let fastJSONFields = FastJSONFields<CodingKeys>(wireOrder: [.sendAttempts, .signedPayload])
 
-    static var empty: Self { Self(fieldsAbsent: ()) }
+    init(fieldsAbsent: ()) {}
 
-    /// Every field absent: each optional stored property starts as nil (see `TransactionPayload`'s).
-    private init(fieldsAbsent: ()) {}
-
-    static func decodeFastJSON(
-        from reader: inout FastJSONReader, into value: inout Self
+    static func readFastJSONMember(
+        _ key: CodingKeys, from reader: inout FastJSONReader, into value: inout Self
     ) throws(PayloadDecodingError) {
-        try reader.readMembers(fastJSONFields) { key, reader throws(PayloadDecodingError) in
-            switch key {
-            case .signedPayload: value.signedPayload = try reader.readString()
-            case .sendAttempts: value.sendAttempts = try reader.readArray(of: SendAttemptItem.self)
-            }
+        switch key {
+        case .signedPayload: value.signedPayload = try reader.readString()
+        case .sendAttempts: value.sendAttempts = try reader.readArray(of: SendAttemptItem.self)
         }
     }
 }
 
 extension SendAttemptItem: FastJSONDecodable {
-    private static let fastJSONFields = FastJSONFields<CodingKeys>()
+    static let fastJSONFields = FastJSONFields<CodingKeys>()
 
-    static var empty: Self { Self(fieldsAbsent: ()) }
+    init(fieldsAbsent: ()) {}
 
-    /// Every field absent: each optional stored property starts as nil (see `TransactionPayload`'s).
-    private init(fieldsAbsent: ()) {}
-
-    static func decodeFastJSON(
-        from reader: inout FastJSONReader, into value: inout Self
+    static func readFastJSONMember(
+        _ key: CodingKeys, from reader: inout FastJSONReader, into value: inout Self
     ) throws(PayloadDecodingError) {
-        try reader.readMembers(fastJSONFields) { key, reader throws(PayloadDecodingError) in
-            switch key {
-            case .attemptDate: value.attemptDate = try reader.readDate()
-            case .sendAttemptResult: value.sendAttemptResult = try reader.readValue(SendAttemptResult.self)
-            }
+        switch key {
+        case .attemptDate: value.attemptDate = try reader.readDate()
+        case .sendAttemptResult: value.sendAttemptResult = try reader.readValue(SendAttemptResult.self)
         }
     }
 }

@@ -13,65 +13,50 @@ extension SubscriptionStatusesResponse {
 }
 
 extension SubscriptionStatusesResponse: FastJSONDecodable {
-    private static let fastJSONFields = FastJSONFields<CodingKeys>()
+    static let fastJSONFields = FastJSONFields<CodingKeys>()
 
-    static var empty: Self { Self(fieldsAbsent: ()) }
+    init(fieldsAbsent: ()) {}
 
-    /// Every field absent: each optional stored property starts as nil (see `TransactionPayload`'s).
-    private init(fieldsAbsent: ()) {}
-
-    static func decodeFastJSON(
-        from reader: inout FastJSONReader, into value: inout Self
+    static func readFastJSONMember(
+        _ key: CodingKeys, from reader: inout FastJSONReader, into value: inout Self
     ) throws(PayloadDecodingError) {
-        try reader.readMembers(fastJSONFields) { key, reader throws(PayloadDecodingError) in
-            switch key {
-            case .environment: value.environment = try reader.readValue(Environment.self)
-            case .bundleId: value.bundleId = try reader.readString()
-            case .appAppleId: value.appAppleId = try reader.readInt64()
-            case .data: value.data = try reader.readArray(of: SubscriptionGroupStatus.self)
-            }
+        switch key {
+        case .environment: value.environment = try reader.readValue(Environment.self)
+        case .bundleId: value.bundleId = try reader.readString()
+        case .appAppleId: value.appAppleId = try reader.readInt64()
+        case .data: value.data = try reader.readArray(of: SubscriptionGroupStatus.self)
         }
     }
 }
 
 extension SubscriptionGroupStatus: FastJSONDecodable {
-    private static let fastJSONFields = FastJSONFields<CodingKeys>()
+    static let fastJSONFields = FastJSONFields<CodingKeys>()
 
-    static var empty: Self { Self(fieldsAbsent: ()) }
+    init(fieldsAbsent: ()) {}
 
-    /// Every field absent: each optional stored property starts as nil (see `TransactionPayload`'s).
-    private init(fieldsAbsent: ()) {}
-
-    static func decodeFastJSON(
-        from reader: inout FastJSONReader, into value: inout Self
+    static func readFastJSONMember(
+        _ key: CodingKeys, from reader: inout FastJSONReader, into value: inout Self
     ) throws(PayloadDecodingError) {
-        try reader.readMembers(fastJSONFields) { key, reader throws(PayloadDecodingError) in
-            switch key {
-            case .subscriptionGroupIdentifier: value.subscriptionGroupIdentifier = try reader.readString()
-            case .lastTransactions: value.lastTransactions = try reader.readArray(of: LastTransactionsItem.self)
-            }
+        switch key {
+        case .subscriptionGroupIdentifier: value.subscriptionGroupIdentifier = try reader.readString()
+        case .lastTransactions: value.lastTransactions = try reader.readArray(of: LastTransactionsItem.self)
         }
     }
 }
 
 extension LastTransactionsItem: FastJSONDecodable {
-    private static let fastJSONFields = FastJSONFields<CodingKeys>()
+    static let fastJSONFields = FastJSONFields<CodingKeys>()
 
-    static var empty: Self { Self(fieldsAbsent: ()) }
+    init(fieldsAbsent: ()) {}
 
-    /// Every field absent: each optional stored property starts as nil (see `TransactionPayload`'s).
-    private init(fieldsAbsent: ()) {}
-
-    static func decodeFastJSON(
-        from reader: inout FastJSONReader, into value: inout Self
+    static func readFastJSONMember(
+        _ key: CodingKeys, from reader: inout FastJSONReader, into value: inout Self
     ) throws(PayloadDecodingError) {
-        try reader.readMembers(fastJSONFields) { key, reader throws(PayloadDecodingError) in
-            switch key {
-            case .status: value.status = try reader.readValue(SubscriptionStatus.self)
-            case .originalTransactionId: value.originalTransactionId = try reader.readString()
-            case .signedTransactionInfo: value.signedTransactionInfo = try reader.readString()
-            case .signedRenewalInfo: value.signedRenewalInfo = try reader.readString()
-            }
+        switch key {
+        case .status: value.status = try reader.readValue(SubscriptionStatus.self)
+        case .originalTransactionId: value.originalTransactionId = try reader.readString()
+        case .signedTransactionInfo: value.signedTransactionInfo = try reader.readString()
+        case .signedRenewalInfo: value.signedRenewalInfo = try reader.readString()
         }
     }
 }

@@ -14,28 +14,23 @@ extension TransactionHistoryResponse {
 
 extension TransactionHistoryResponse: FastJSONDecodable {
     /// The fields, with the order Apple writes them in (as in Apple's sample payloads).
-    private static let fastJSONFields = FastJSONFields<CodingKeys>(
+    static let fastJSONFields = FastJSONFields<CodingKeys>(
         wireOrder: [
             .revision, .hasMore, .bundleId, .appAppleId, .environment, .signedTransactions,
         ])
 
-    static var empty: Self { Self(fieldsAbsent: ()) }
+    init(fieldsAbsent: ()) {}
 
-    /// Every field absent: each optional stored property starts as nil (see `TransactionPayload`'s).
-    private init(fieldsAbsent: ()) {}
-
-    static func decodeFastJSON(
-        from reader: inout FastJSONReader, into value: inout Self
+    static func readFastJSONMember(
+        _ key: CodingKeys, from reader: inout FastJSONReader, into value: inout Self
     ) throws(PayloadDecodingError) {
-        try reader.readMembers(fastJSONFields) { key, reader throws(PayloadDecodingError) in
-            switch key {
-            case .revision: value.revision = try reader.readString()
-            case .hasMore: value.hasMore = try reader.readBool()
-            case .bundleId: value.bundleId = try reader.readString()
-            case .appAppleId: value.appAppleId = try reader.readInt64()
-            case .environment: value.environment = try reader.readValue(Environment.self)
-            case .signedTransactions: value.signedTransactions = try reader.readStringArray()
-            }
+        switch key {
+        case .revision: value.revision = try reader.readString()
+        case .hasMore: value.hasMore = try reader.readBool()
+        case .bundleId: value.bundleId = try reader.readString()
+        case .appAppleId: value.appAppleId = try reader.readInt64()
+        case .environment: value.environment = try reader.readValue(Environment.self)
+        case .signedTransactions: value.signedTransactions = try reader.readStringArray()
         }
     }
 }

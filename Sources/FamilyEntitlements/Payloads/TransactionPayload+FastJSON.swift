@@ -14,7 +14,7 @@ extension TransactionPayload {
 
 extension TransactionPayload: FastJSONDecodable {
     /// The fields, with the order Apple writes them in (as in Apple's sample payloads).
-    private static let fastJSONFields = FastJSONFields<CodingKeys>(
+    static let fastJSONFields = FastJSONFields<CodingKeys>(
         wireOrder: [
             .transactionId, .originalTransactionId, .webOrderLineItemId, .bundleId, .productId,
             .subscriptionGroupIdentifier, .purchaseDate, .originalPurchaseDate, .expiresDate, .quantity,
@@ -24,74 +24,62 @@ extension TransactionPayload: FastJSONDecodable {
             .revocationType, .revocationPercentage, .advancedCommerceInfo, .billingPlanType, .commitmentInfo,
         ])
 
-    static var empty: Self { Self(fieldsAbsent: ()) }
+    init(fieldsAbsent: ()) {}
 
-    /// Every field absent: each optional stored property starts as nil, with none of the public initialiser's
-    /// arguments to copy in (which costs more than the decoding of a small payload's fields).
-    private init(fieldsAbsent: ()) {}
-
-    static func decodeFastJSON(
-        from reader: inout FastJSONReader, into value: inout Self
+    static func readFastJSONMember(
+        _ key: CodingKeys, from reader: inout FastJSONReader, into value: inout Self
     ) throws(PayloadDecodingError) {
-        try reader.readMembers(fastJSONFields) { key, reader throws(PayloadDecodingError) in
-            switch key {
-            case .originalTransactionId: value.originalTransactionId = try reader.readString()
-            case .transactionId: value.transactionId = try reader.readString()
-            case .webOrderLineItemId: value.webOrderLineItemId = try reader.readString()
-            case .bundleId: value.bundleId = try reader.readString()
-            case .productId: value.productId = try reader.readString()
-            case .subscriptionGroupIdentifier: value.subscriptionGroupIdentifier = try reader.readString()
-            case .purchaseDate: value.purchaseDate = try reader.readDate()
-            case .originalPurchaseDate: value.originalPurchaseDate = try reader.readDate()
-            case .expiresDate: value.expiresDate = try reader.readDate()
-            case .quantity: value.quantity = try reader.readInt32()
-            case .type: value.type = try reader.readValue(ProductType.self)
-            case .appAccountToken: value.appAccountToken = try reader.readUUID()
-            case .inAppOwnershipType: value.inAppOwnershipType = try reader.readValue(OwnershipType.self)
-            case .signedDate: value.signedDate = try reader.readDate()
-            case .revocationReason: value.revocationReason = try reader.readValue(RevocationReason.self)
-            case .revocationDate: value.revocationDate = try reader.readDate()
-            case .isUpgraded: value.isUpgraded = try reader.readBool()
-            case .offerType: value.offerType = try reader.readValue(OfferType.self)
-            case .offerIdentifier: value.offerIdentifier = try reader.readString()
-            case .environment: value.environment = try reader.readValue(Environment.self)
-            case .storefront: value.storefront = try reader.readString()
-            case .storefrontId: value.storefrontId = try reader.readString()
-            case .transactionReason: value.transactionReason = try reader.readValue(TransactionReason.self)
-            case .currency: value.currency = try reader.readString()
-            case .price: value.price = try reader.readInt64()
-            case .offerDiscountType: value.offerDiscountType = try reader.readValue(OfferDiscountType.self)
-            case .appTransactionId: value.appTransactionId = try reader.readString()
-            case .offerPeriod: value.offerPeriod = try reader.readString()
-            case .revocationType: value.revocationType = try reader.readValue(RevocationType.self)
-            case .revocationPercentage: value.revocationPercentage = try reader.readInt32()
-            case .billingPlanType: value.billingPlanType = try reader.readString()
-            case .commitmentInfo: value.commitmentInfo = try reader.readNested(TransactionCommitmentInfo.self)
-            case .advancedCommerceInfo: value.advancedCommerceInfo = try reader.readJSONValue()
-            }
+        switch key {
+        case .originalTransactionId: value.originalTransactionId = try reader.readString()
+        case .transactionId: value.transactionId = try reader.readString()
+        case .webOrderLineItemId: value.webOrderLineItemId = try reader.readString()
+        case .bundleId: value.bundleId = try reader.readString()
+        case .productId: value.productId = try reader.readString()
+        case .subscriptionGroupIdentifier: value.subscriptionGroupIdentifier = try reader.readString()
+        case .purchaseDate: value.purchaseDate = try reader.readDate()
+        case .originalPurchaseDate: value.originalPurchaseDate = try reader.readDate()
+        case .expiresDate: value.expiresDate = try reader.readDate()
+        case .quantity: value.quantity = try reader.readInt32()
+        case .type: value.type = try reader.readValue(ProductType.self)
+        case .appAccountToken: value.appAccountToken = try reader.readUUID()
+        case .inAppOwnershipType: value.inAppOwnershipType = try reader.readValue(OwnershipType.self)
+        case .signedDate: value.signedDate = try reader.readDate()
+        case .revocationReason: value.revocationReason = try reader.readValue(RevocationReason.self)
+        case .revocationDate: value.revocationDate = try reader.readDate()
+        case .isUpgraded: value.isUpgraded = try reader.readBool()
+        case .offerType: value.offerType = try reader.readValue(OfferType.self)
+        case .offerIdentifier: value.offerIdentifier = try reader.readString()
+        case .environment: value.environment = try reader.readValue(Environment.self)
+        case .storefront: value.storefront = try reader.readString()
+        case .storefrontId: value.storefrontId = try reader.readString()
+        case .transactionReason: value.transactionReason = try reader.readValue(TransactionReason.self)
+        case .currency: value.currency = try reader.readString()
+        case .price: value.price = try reader.readInt64()
+        case .offerDiscountType: value.offerDiscountType = try reader.readValue(OfferDiscountType.self)
+        case .appTransactionId: value.appTransactionId = try reader.readString()
+        case .offerPeriod: value.offerPeriod = try reader.readString()
+        case .revocationType: value.revocationType = try reader.readValue(RevocationType.self)
+        case .revocationPercentage: value.revocationPercentage = try reader.readInt32()
+        case .billingPlanType: value.billingPlanType = try reader.readString()
+        case .commitmentInfo: value.commitmentInfo = try reader.readNested(TransactionCommitmentInfo.self)
+        case .advancedCommerceInfo: value.advancedCommerceInfo = try reader.readJSONValue()
         }
     }
 }
 
 extension TransactionCommitmentInfo: FastJSONDecodable {
-    private static let fastJSONFields = FastJSONFields<CodingKeys>()
+    static let fastJSONFields = FastJSONFields<CodingKeys>()
 
-    static var empty: Self { Self(fieldsAbsent: ()) }
+    init(fieldsAbsent: ()) {}
 
-    /// Every field absent: each optional stored property starts as nil, with none of the public initialiser's
-    /// arguments to copy in (which costs more than the decoding of a small payload's fields).
-    private init(fieldsAbsent: ()) {}
-
-    static func decodeFastJSON(
-        from reader: inout FastJSONReader, into value: inout Self
+    static func readFastJSONMember(
+        _ key: CodingKeys, from reader: inout FastJSONReader, into value: inout Self
     ) throws(PayloadDecodingError) {
-        try reader.readMembers(fastJSONFields) { key, reader throws(PayloadDecodingError) in
-            switch key {
-            case .billingPeriodNumber: value.billingPeriodNumber = try reader.readInt32()
-            case .commitmentExpiresDate: value.commitmentExpiresDate = try reader.readDate()
-            case .commitmentPrice: value.commitmentPrice = try reader.readInt64()
-            case .totalBillingPeriods: value.totalBillingPeriods = try reader.readInt32()
-            }
+        switch key {
+        case .billingPeriodNumber: value.billingPeriodNumber = try reader.readInt32()
+        case .commitmentExpiresDate: value.commitmentExpiresDate = try reader.readDate()
+        case .commitmentPrice: value.commitmentPrice = try reader.readInt64()
+        case .totalBillingPeriods: value.totalBillingPeriods = try reader.readInt32()
         }
     }
 }

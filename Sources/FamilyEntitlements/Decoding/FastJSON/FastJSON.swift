@@ -8,15 +8,38 @@
 // (its `FastJSONDecodable` conformance, a switch over its `CodingKeys`) lies beside the type, in
 // `Payloads/<Type>+FastJSON.swift` and `History/History+FastJSON.swift`, with the objects nested in it.
 
-/// A payload type the fast path reads straight from UTF-8 bytes.
+/// A payload type the fast path reads straight from UTF-8 bytes: its fields, its value with none, and how it reads
+/// each member (a switch over its `CodingKeys`, exhaustive so that a new field will not compile until it is read).
 protocol FastJSONDecodable {
-    /// A value with every field absent.
-    static var empty: Self { get }
+    /// The names of the members the type reads.
+    associatedtype FastJSONKey: CodingKey & CaseIterable
 
-    /// Reads the members of the object whose opening brace is at the reader's position into `value`.
+    /// The members, with the order Apple writes them in where it is known.
+    static var fastJSONFields: FastJSONFields<FastJSONKey> { get }
+
+    /// Every field absent: each optional stored property starts as nil, with none of the public initialiser's
+    /// arguments to copy in (which costs more than the decoding of a small payload's fields).
+    init(fieldsAbsent: ())
+
+    /// Reads the value of the member `key`, at the reader's position, into `value`.
     ///
     /// The value is filled in place rather than returned: returning a payload of thirty-odd fields costs a copy.
-    static func decodeFastJSON(from reader: inout FastJSONReader, into value: inout Self) throws(PayloadDecodingError)
+    static func readFastJSONMember(
+        _ key: FastJSONKey, from reader: inout FastJSONReader, into value: inout Self
+    ) throws(PayloadDecodingError)
+}
+
+extension FastJSONDecodable {
+    /// A value with every field absent.
+    static var empty: Self { Self(fieldsAbsent: ()) }
+
+    /// Reads the members of the object whose opening brace is at the reader's position into `value`.
+    @inline(__always)
+    static func decodeFastJSON(from reader: inout FastJSONReader, into value: inout Self) throws(PayloadDecodingError) {
+        try reader.readMembers(fastJSONFields) { key, reader throws(PayloadDecodingError) in
+            try readFastJSONMember(key, from: &reader, into: &value)
+        }
+    }
 }
 
 extension FastJSONDecodable where Self: AppStorePayload {
