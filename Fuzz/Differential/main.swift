@@ -9,7 +9,11 @@
 //       $(find Sources/FamilyEntitlements -name '*.swift' | sort)
 //   swiftc -sanitize=fuzzer -parse-as-library -O -swift-version 6 -package-name familyentitlements \
 //       -I .build/fuzz-differential -L .build/fuzz-differential -lFamilyEntitlements \
-//       Fuzz/Differential/main.swift -o .build/fuzz-differential/fuzz-differential
+//       Fuzz/Differential/main.swift Tests/FamilyEntitlementsTests/RFC8259.swift \
+//       Tests/FamilyEntitlementsTests/ReferenceJWS.swift -o .build/fuzz-differential/fuzz-differential
+//
+// (Fuzz/run.sh does this; RFC8259.swift and ReferenceJWS.swift are the checker and the former JWS reading the
+// differential tests use too.)
 //   SWIFT_BACKTRACE=enable=no .build/fuzz-differential/fuzz-differential -max_total_time=60 -max_len=4096 \
 //       .build/fuzz-differential/corpus Fixtures
 //
