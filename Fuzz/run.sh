@@ -78,7 +78,8 @@ if [ "$build" = 1 ] || [ ! -x "$out/fuzz-decoders" ] || [ ! -x "$out/fuzz-differ
         Fuzz/Sources/*.swift -o "$out/fuzz-decoders"
     # The fast decoder against JSONDecoder, its own executable; run it with Fuzz/run.sh differential.
     "$swiftc" "${flags[@]}" ${link[@]+"${link[@]}"} -I "$out/lib" -L "$out/lib" -lFamilyEntitlements \
-        Fuzz/Differential/main.swift Tests/FamilyEntitlementsTests/RFC8259.swift -o "$out/fuzz-differential"
+        Fuzz/Differential/main.swift Tests/FamilyEntitlementsTests/RFC8259.swift \
+        Tests/FamilyEntitlementsTests/ReferenceJWS.swift -o "$out/fuzz-differential"
 fi
 built=$(date +%s)
 if [ "$build_only" = 1 ]; then

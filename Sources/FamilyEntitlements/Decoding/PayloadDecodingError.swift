@@ -2,12 +2,11 @@
 ///
 /// `path` names the place in the document, in the form `data.signedTransactionInfo` or `transactions[3].price`; it is
 /// empty when the whole document is at fault (for example, text that is not JSON).
-public struct PayloadDecodingError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct PayloadDecodingError: Error, LocatedProblem {
     /// What kind of problem the document has; an open set, so later versions may add codes.
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public struct Code: OpenCode {
         public let rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
 
         /// The bytes are not JSON (RFC 8259).
         public static let malformedJSON = Code(rawValue: "malformed_json")
@@ -44,19 +43,6 @@ public struct PayloadDecodingError: Error, Hashable, Sendable, CustomStringConve
     public var message: String
 
     public init(code: Code, path: String, message: String) {
-        self.code = code
-        self.path = path
-        self.message = message
-    }
-
-    public var description: String {
-        path.isEmpty ? "\(code): \(message)" : "\(code) at \(path): \(message)"
-    }
-
-    /// The same error, found inside a document nested at `prefix` (for example a JWS string inside a notification).
-    public func nested(under prefix: String) -> PayloadDecodingError {
-        var copy = self
-        copy.path = JSONPath.join(prefix, path)
-        return copy
+        (self.code, self.path, self.message) = (code, path, message)
     }
 }

@@ -9,10 +9,9 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// What a diagnostic is about; an open set, so later versions may add codes.
-    public struct Code: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    public struct Code: OpenCode, Codable {
         public let rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
 
         /// An entry of another environment than the rebuild's; it never grants.
         public static let foreignEnvironment = Code(rawValue: "foreign_environment")
