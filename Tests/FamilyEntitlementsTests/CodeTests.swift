@@ -21,7 +21,8 @@ struct CodeTests {
     static let all: [CodeSet] = [
         CodeSet([
             PayloadDecodingError.Code.malformedJSON, .wrongType, .missingValue, .numberOutOfRange, .invalidDate,
-            .invalidUUID, .invalidValue, .malformedJWS, .invalidBase64, .unrecognisedDocument,
+            .invalidUUID, .invalidValue, .malformedJWS, .invalidBase64, .unrecognisedDocument, .unknownKey,
+            .unsupportedVersion,
         ]),
         CodeSet([PayloadDecodingWarning.Code.unsignedContentsIgnored, .undecodableSignedString]),
         CodeSet([PayloadEncodingError.Code.unencodableValue]),

@@ -1,4 +1,5 @@
 import FamilyEntitlements
+import FamilyEntitlementsTestSupport
 import Foundation
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 /// snapshots; REVOKEs without revocationDate; EXPIRED and GRACE_PERIOD_EXPIRED; renewal infos in billing retry).
 enum LedgerHistoryMutator {
     static func mutated(_ history: History, seed: UInt64) -> History {
-        var random = SeededGenerator(state: seed)
+        var random = SeededRandom(seed: seed)
         var result = history
         let rounds = Int.random(in: 1...4, using: &random)
         for _ in 0..<rounds {
@@ -28,7 +29,7 @@ enum LedgerHistoryMutator {
         history.renewalInfos + history.notifications.compactMap { $0.data?.renewalInfo }
     }
 
-    private static func mutate(_ history: inout History, from seed: History, random: inout SeededGenerator) {
+    private static func mutate(_ history: inout History, from seed: History, random: inout SeededRandom) {
         let transactions = allTransactions(seed)
         let renewalInfos = allRenewalInfos(seed)
         let steps: [Double] = [-20, -3, -1, -0.001, 0.001, 1, 5, 40]
