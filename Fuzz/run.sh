@@ -34,7 +34,7 @@
 # Fuzz/corpus/rebuild-overgrant/ holds histories that over-granted before the rebuild's trust rules (a superseded or
 # tied renewal info, snapshots signed after the instant, two bundle ids, impossible data, and the inputs the fuzzer
 # itself found since); they seed the rebuild-history target, which fails if any of them grants again.
-# Fuzz/run.sh --replay rebuild-history lists each one.
+# Fuzz/run.sh --replay rebuild-history lists each one. They, and the rebuild's seeds, also seed ledger-compaction.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -78,7 +78,8 @@ if [ "$build" = 1 ] || [ ! -x "$out/fuzz-decoders" ] || [ ! -x "$out/fuzz-differ
         Fuzz/Sources/*.swift -o "$out/fuzz-decoders"
     # The fast decoder against JSONDecoder, its own executable; run it with Fuzz/run.sh differential.
     "$swiftc" "${flags[@]}" ${link[@]+"${link[@]}"} -I "$out/lib" -L "$out/lib" -lFamilyEntitlements \
-        Fuzz/Differential/main.swift Tests/FamilyEntitlementsTests/RFC8259.swift -o "$out/fuzz-differential"
+        Fuzz/Differential/main.swift Tests/FamilyEntitlementsTests/RFC8259.swift \
+        Tests/FamilyEntitlementsTests/ReferenceJWS.swift -o "$out/fuzz-differential"
 fi
 built=$(date +%s)
 if [ "$build_only" = 1 ]; then
@@ -115,6 +116,7 @@ done
 committed_seeds() {
     [ -d "Fuzz/corpus/$1" ] && echo "Fuzz/corpus/$1"
     [ "$1" = rebuild-history ] && [ -d Fuzz/corpus/rebuild-overgrant ] && echo Fuzz/corpus/rebuild-overgrant
+    [ "$1" = ledger-compaction ] && printf '%s\n' Fuzz/corpus/rebuild-history Fuzz/corpus/rebuild-overgrant
     return 0
 }
 

@@ -9,7 +9,11 @@
 //       $(find Sources/FamilyEntitlements -name '*.swift' | sort)
 //   swiftc -sanitize=fuzzer -parse-as-library -O -swift-version 6 -package-name familyentitlements \
 //       -I .build/fuzz-differential -L .build/fuzz-differential -lFamilyEntitlements \
-//       Fuzz/Differential/main.swift -o .build/fuzz-differential/fuzz-differential
+//       Fuzz/Differential/main.swift Tests/FamilyEntitlementsTests/RFC8259.swift \
+//       Tests/FamilyEntitlementsTests/ReferenceJWS.swift -o .build/fuzz-differential/fuzz-differential
+//
+// (Fuzz/run.sh does this; RFC8259.swift and ReferenceJWS.swift are the checker and the former JWS reading the
+// differential tests use too.)
 //   SWIFT_BACKTRACE=enable=no .build/fuzz-differential/fuzz-differential -max_total_time=60 -max_len=4096 \
 //       .build/fuzz-differential/corpus Fixtures
 //
@@ -42,7 +46,7 @@ public func fuzzDifferential(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CI
             fatalError("base64url: the fast reading differs from Foundation's for \(text.debugDescription)")
         }
         let fast = Result { () throws(PayloadDecodingError) in try UnverifiedJWS(compact: text) }
-        let reference = Result { () throws(PayloadDecodingError) in try referenceJWS(text) }
+        let reference = Result { () throws(PayloadDecodingError) in try ReferenceJWS.read(text) }
         guard fast == reference else {
             fatalError("compact JWS: the fast reading differs from the former one for \(text.debugDescription)")
         }
@@ -84,35 +88,4 @@ func same<T: AppStorePayload>(_ first: T, _ second: T) -> Bool {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     return (try? encoder.encode(first)) == (try? encoder.encode(second))
-}
-
-/// How `UnverifiedJWS(compact:)` read a compact JWS before the fast path: by characters, through Foundation's base64.
-func referenceJWS(_ compact: String) throws(PayloadDecodingError) -> UnverifiedJWS {
-    var text = Substring(compact)
-    while let first = text.first, first.isWhitespace { text.removeFirst() }
-    while let last = text.last, last.isWhitespace { text.removeLast() }
-    if text.count >= 2, text.first == "\"", text.last == "\"" { text = text.dropFirst().dropLast() }
-    let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-    guard parts.count == 3 else {
-        throw PayloadDecodingError(
-            code: .malformedJWS, path: "",
-            message: "a compact JWS has 3 dot-separated segments; this has \(parts.count)")
-    }
-    let names = ["header", "payload", "signature"]
-    var decoded: [Data] = []
-    for (index, part) in parts.enumerated() {
-        guard let data = Base64URL.referenceDecode(part) else {
-            throw PayloadDecodingError(
-                code: .invalidBase64, path: "", message: "the JWS \(names[index]) segment is not base64url")
-        }
-        decoded.append(data)
-    }
-    guard !parts[0].isEmpty, !parts[1].isEmpty else {
-        throw PayloadDecodingError(code: .malformedJWS, path: "", message: "the JWS header or payload is empty")
-    }
-    var jws = try UnverifiedJWS(compact: "e30.e30.")
-    jws.headerData = decoded[0]
-    jws.payloadData = decoded[1]
-    jws.signature = decoded[2]
-    return jws
 }

@@ -19,6 +19,7 @@ let fuzzTargets: [(name: String, run: @Sendable (Data) -> Void)] = [
     ("app-store-document", { FuzzProperty.appStoreDocument($0) }),
     ("account-links-json", { FuzzProperty.accountLinks($0) }),
     ("rebuild-history", { FuzzProperty.rebuild($0) }),
+    ("ledger-compaction", { FuzzProperty.ledgerCompaction($0) }),
 ]
 
 enum FuzzProperty {
@@ -156,6 +157,40 @@ enum FuzzProperty {
 
     /// The instants a history is rebuilt at: 1970, 2026-09, and a second after dates the history names (purchases,
     /// expiries, signatures, revocations, grace periods), where a decision changes; eight at most, spread evenly.
+    /// A stored ledger round-trips; a history absorbed into a ledger and compacted at an instant gives the same decision
+    /// as the whole ledger at every instant from then on (statuses, states, access, willRenew, revocation causes,
+    /// entitlements, diagnostic codes).
+    static func ledgerCompaction(_ data: Data) {
+        if let stored = try? CustomerLedger(jsonData: data) { roundTrip(stored) }
+        guard let history = try? History.decodeUnverified(data).history else { return }
+        let ledger = CustomerLedger(history)
+        roundTrip(ledger)
+        let instants = instants(of: history).sorted()
+        for start in instants.prefix(4) {
+            let compacted = ledger.compacted(asOf: start)
+            for instant in instants where instant >= start {
+                for environment in [Environment.production, .sandbox] {
+                    let full = decision(ledger.rebuild(asOf: instant, environment: environment))
+                    let kept = decision(compacted.rebuild(asOf: instant, environment: environment))
+                    if full != kept {
+                        fail("compacted at \(start), the ledger decides otherwise at \(instant): \(full) vs \(kept)")
+                    }
+                }
+            }
+        }
+    }
+
+    /// The fields of a report that compaction must keep, without the wording of the evidence.
+    private static func decision(_ report: EntitlementReport) -> String {
+        let products = report.products.map {
+            "\($0.productId) \($0.state) \($0.hasAccess) \(String(describing: $0.willRenew)) "
+                + "\(String(describing: $0.revocationCause)) \($0.causeInferred)"
+        }
+        let codes = Set(report.diagnostics.map(\.code.rawValue)).sorted()
+        return "\(report.customerStatus) \(String(describing: report.customerReason)) \(products) "
+            + "\(report.entitlements.sorted { $0.key < $1.key }) \(codes)"
+    }
+
     static func instants(of history: History) -> [Date] {
         let transactions = history.transactions + history.notifications.compactMap { $0.data?.transactionInfo }
         let renewalInfos = history.renewalInfos + history.notifications.compactMap { $0.data?.renewalInfo }

@@ -11,7 +11,7 @@ extension FakeJWSSigner {
     /// are signed on their own into `signedTransactionInfo` and `signedRenewalInfo`, as Apple nests them.
     ///
     /// NOT signed by Apple: every verifier rejects it. Code under test must take a verifier it can replace.
-    public func signedPayload(for notification: NotificationPayload) throws(PayloadDecodingError) -> String {
+    public func signedPayload(for notification: NotificationPayload) throws(PayloadEncodingError) -> String {
         var wire = notification
         if var data = wire.data {
             if let transaction = data.transactionInfo {
@@ -31,7 +31,7 @@ extension FakeJWSSigner {
     ///
     /// NOT signed by Apple. `History.decodeUnverified(_:)` and `NotificationRequestBody.decodeNotificationUnverified()`
     /// read it back without checking signatures.
-    public func requestBody(for notification: NotificationPayload) throws(PayloadDecodingError) -> Data {
+    public func requestBody(for notification: NotificationPayload) throws(PayloadEncodingError) -> Data {
         try NotificationRequestBody(signedPayload: signedPayload(for: notification)).jsonData()
     }
 }

@@ -20,7 +20,7 @@ public struct FakeJWSSigner: Hashable, Sendable {
     public init() {}
 
     /// The compact JWS of the payload's JSON.
-    public func sign(_ payload: some AppStorePayload) throws(PayloadDecodingError) -> String {
+    public func sign(_ payload: some AppStorePayload) throws(PayloadEncodingError) -> String {
         try sign(json: payload.jsonData())
     }
 

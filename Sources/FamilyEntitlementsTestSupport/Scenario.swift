@@ -7,77 +7,42 @@ import Foundation
 /// the JSON contract of `entitlements rebuild --format json`, whose `asOf` and `environment` are the instant and
 /// environment of evaluation) and, where products need one, `catalog.json`. A scenario is one customer: a family
 /// appears as one scenario per person, named `<family>-organiser` and `<family>-member-<n>`, whose histories share
-/// the family's dates and products but never a transaction identifier (`familyOfSix`, `purchaserRefunded`).
+/// the family's dates and products but never a transaction identifier (`familyOfSix`, `purchaserRefunded`). What each
+/// case shows is its `summary`, the one place it is written (the table of docs/testing-your-code.md is generated from
+/// it with `REGENERATE_SCENARIOS=1 swift test --filter FixtureTests`).
 public enum Scenario: String, CaseIterable, Hashable, Sendable {
-    /// The organiser of a family of six, who bought the yearly plan: active, and the only one who may manage it.
     case familyOfSixOrganiser = "family-of-six-organiser"
-    /// Family member 1, whose shared copy arrived an hour after the purchase: active, cannot manage.
     case familyOfSixMember1 = "family-of-six-member-1"
-    /// Family member 2, known only from Get Transaction History and Get All Subscription Statuses: active.
     case familyOfSixMember2 = "family-of-six-member-2"
-    /// Family member 3, who joined the family five weeks after the purchase: active.
     case familyOfSixMember3 = "family-of-six-member-3"
-    /// Family member 4, who left (REVOKE without revocationDate) and came back (SUBSCRIBED RESUBSCRIBE): active again.
     case familyOfSixMember4 = "family-of-six-member-4"
-    /// Family member 5, whose transaction arrives in a notification and again from Get Transaction History: active.
     case familyOfSixMember5 = "family-of-six-member-5"
-    /// The organiser after Apple refunded them (REFUND with REFUND_FULL): revoked, refund.
     case purchaserRefundedOrganiser = "purchaser-refunded-organiser"
-    /// A family member after the purchaser was refunded: the shared subscription is revoked (cause inferred: refund),
-    /// the member's own purchase still grants.
     case purchaserRefundedMember = "purchaser-refunded-member"
-    /// Another member after the same refund, on an older payload with revocationReason 0: revoked, cause unknown (0 is
-    /// also what a departure carries).
     case purchaserRefundedMemberReasonZero = "purchaser-refunded-member-reason-zero"
-    /// A third member after the same refund, on a current payload with revocationType REFUND_FULL: revoked, refund.
     case purchaserRefundedMemberRevocationType = "purchaser-refunded-member-revocation-type"
-    /// A member who left the family: a REVOKE without revocationDate cuts them off (family revocation, inferred).
     case oneMemberLeavesLeaver = "one-member-leaves-leaver"
-    /// Another member of the same family: unaffected, still active.
     case oneMemberLeavesOtherMember = "one-member-leaves-other-member"
-    /// A member after the organiser stopped sharing the subscription (REVOKE with FAMILY_REVOKE): revoked, while the
-    /// shared sticker pack still grants.
     case sharingTurnedOffMember = "sharing-turned-off-member"
-    /// The organiser who stopped sharing: still active.
     case sharingTurnedOffOrganiser = "sharing-turned-off-organiser"
-    /// A refund and then its reversal: REFUND_REVERSED reinstates access.
     case refundReversed = "refund-reversed"
-    /// A failed renewal in the billing grace period: access until the grace period ends.
     case billingGracePeriod = "billing-grace-period"
-    /// The grace period is over and Apple retries billing: no access; ask the customer to update their payment method.
     case billingRetry = "billing-retry"
-    /// Billing recovered after the grace period: DID_RENEW BILLING_RECOVERY grants a new period.
     case billingRecovery = "billing-recovery"
-    /// 60 days of billing retry ended with EXPIRED BILLING_RETRY: expired.
     case billingRetryExpired = "billing-retry-expired"
-    /// A family member while billing fails on the organiser's subscription: billing retry the member cannot fix.
     case billingRetryFamilyMember = "billing-retry-family-member"
-    /// A free trial on one plan next to a paid introductory offer on another: free trial and introductory, never
-    /// confused.
     case paidIntroOfferAndFreeTrial = "paid-intro-offer-and-free-trial"
-    /// Basic, upgraded to premium, then downgraded to basic at a renewal, in one group: basic active, premium expired.
     case upgradeAndDowngrade = "upgrade-and-downgrade"
-    /// A customer who came back with a win-back offer after a voluntary expiry: active at the offer price.
     case winBackOffer = "win-back-offer"
-    /// A family member with a shared sticker pack (ONE_TIME_CHARGE, FAMILY_SHARED) and coins of their own, which grant
-    /// nothing.
     case sharedNonConsumableMember = "shared-non-consumable-member"
-    /// Two non-renewing season passes: the older one ended, the newer one grants for the catalog's three months.
     case nonRenewingSubscription = "non-renewing-subscription"
-    /// A subscription bought in Japan for JPY 480, a currency without decimals.
     case japaneseYenPrice = "japanese-yen-price"
-    /// A subscription priced KWD 1.490, a currency with three decimals.
     case kuwaitiDinarPrice = "kuwaiti-dinar-price"
-    /// A Production customer whose subscription expired, with a Sandbox purchase in the history: it grants nothing and
-    /// is reported.
     case sandboxEntryInProduction = "sandbox-entry-in-production"
-    /// A notification type this library does not know: reported, its contents still evaluated; no catalog.
     case unknownNotificationType = "unknown-notification-type"
-    /// An inAppOwnershipType this library does not know (ASSIGNED): it counts, without the right to manage, and is
-    /// reported.
     case unknownOwnership = "unknown-ownership"
 
-    /// What the scenario shows, in one sentence.
+    /// What the scenario shows, in one sentence: the description of each case.
     public var summary: String {
         switch self {
         case .familyOfSixOrganiser:

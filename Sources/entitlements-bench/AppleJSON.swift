@@ -1,4 +1,5 @@
 import FamilyEntitlements
+import FamilyEntitlementsTestSupport
 import Foundation
 
 /// Writes payloads the way Apple signs them: compact JSON, members in Apple's order, dates as integer milliseconds.

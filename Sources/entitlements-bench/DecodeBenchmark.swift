@@ -1,4 +1,5 @@
 import FamilyEntitlements
+import FamilyEntitlementsTestSupport
 import Foundation
 
 /// The inputs every decode figure reads, generated from the family history.
@@ -13,7 +14,7 @@ struct DecodeInputs {
     init(count: Int, pages: Int) {
         let history = FamilyHistory.transactions(count: max(count, pages * Self.transactionsPerPage))
         let sample = Array(history.prefix(count))
-        var random = SeededRandom(state: 42)
+        var random = SeededRandom(seed: 42)
         typicalTransactions = sample.map { AppleJSON.transaction($0) }
         fullTransactions = sample.map { AppleJSON.transaction($0, full: true) }
         renewalInfos = sample.enumerated().map { AppleJSON.renewalInfo(for: $1, index: $0) }

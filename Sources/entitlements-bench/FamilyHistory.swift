@@ -1,23 +1,6 @@
 import FamilyEntitlements
+import FamilyEntitlementsTestSupport
 import Foundation
-
-/// SplitMix64: a small deterministic generator, so that every run measures the same inputs.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
-    }
-
-    /// True with the given probability.
-    mutating func chance(_ probability: Double) -> Bool {
-        Double(next() >> 11) / Double(UInt64(1) << 53) < probability
-    }
-}
 
 /// The transactions of a family of six (an organiser and five members) over ten years, as Apple issues them.
 ///
@@ -35,7 +18,7 @@ enum FamilyHistory {
 
     /// At least `count` transactions, oldest first, then cut to `count`.
     static func transactions(count: Int, seed: UInt64 = 2016) -> [TransactionPayload] {
-        var builder = Builder(random: SeededRandom(state: seed))
+        var builder = Builder(random: SeededRandom(seed: seed))
         builder.addLifetimePurchases()
         var group = 0
         while builder.transactions.count < count {

@@ -1,4 +1,5 @@
 import FamilyEntitlements
+import FamilyEntitlementsTestSupport
 import Foundation
 
 /// Hostile-shape figures: inputs built to make a cost grow faster than the input, each at two sizes with the growth
@@ -142,7 +143,7 @@ enum HostileBenchmark {
         let original = transaction(
             id: "5000000000", original: "5000000000", productId: "com.example.hostile.monthly", purchase: start,
             expires: start.addingTimeInterval(month), shared: false)
-        var random = SeededRandom(state: 5)
+        var random = SeededRandom(seed: 5)
         let snapshots = (0..<count).map { index in
             var snapshot = original
             snapshot.signedDate = start.addingTimeInterval(Double(index))

@@ -1,8 +1,8 @@
 import Foundation
 
-/// `entitlements-bench [--quick] [--hostile]`: FamilyEntitlements' decode, rebuild, hostile-shape and memory figures,
-/// each against its baseline measured in the same run. `--quick` measures a reduced set, for CI to keep the benchmark
-/// working (never to judge speed); `--hostile` measures only the hostile shapes.
+/// `entitlements-bench [--quick] [--hostile | --decode]`: FamilyEntitlements' decode, rebuild, hostile-shape and memory
+/// figures, each against its baseline measured in the same run. `--quick` measures a reduced set, for CI to keep the
+/// benchmark working (never to judge speed); `--hostile` measures only the hostile shapes, `--decode` only decoding.
 enum FamilyEntitlementsBench {
     static func main(_ arguments: [String]) -> Int32 {
         if arguments.first == MemoryBenchmark.probeFlag, arguments.count == 3, let count = Int(arguments[2]) {
@@ -18,8 +18,8 @@ enum FamilyEntitlementsBench {
         {
             return HostileBenchmark.probe(shape: arguments[1], size: size, calls: calls)
         }
-        guard arguments.allSatisfy({ $0 == "--quick" || $0 == "--hostile" }) else {
-            print("usage: entitlements-bench [--quick] [--hostile]")
+        guard arguments.allSatisfy({ ["--quick", "--hostile", "--decode"].contains($0) }) else {
+            print("usage: entitlements-bench [--quick] [--hostile | --decode]")
             print(
                 "       entitlements-bench \(RebuildBenchmark.probeFlag) SIZE CALLS  (one rebuild size, for a profiler)"
             )
@@ -30,11 +30,13 @@ enum FamilyEntitlementsBench {
         }
         let settings = arguments.contains("--quick") ? BenchmarkSettings.quick : .full
         let onlyHostile = arguments.contains("--hostile")
+        let onlyDecode = arguments.contains("--decode")
         #if DEBUG
             print("entitlements-bench: this is a debug build; measure with: swift run -c release entitlements-bench")
         #endif
         print(
-            "entitlements-bench\(settings.isQuick ? " --quick" : "")\(onlyHostile ? " --hostile" : ""): \(machine())")
+            "entitlements-bench\(settings.isQuick ? " --quick" : "")\(onlyHostile ? " --hostile" : "")"
+                + "\(onlyDecode ? " --decode" : ""): \(machine())")
         print(
             "each figure: the median of \(settings.runs) runs of at least \(Int(settings.minimumRunSeconds * 1000)) ms "
                 + "after a warm-up; baselines measured in the same run\n")
@@ -43,6 +45,7 @@ enum FamilyEntitlementsBench {
             return 0
         }
         let summaries = DecodeBenchmark.run(settings)
+        if onlyDecode { return 0 }
         print("")
         RebuildBenchmark.run(settings)
         print("")

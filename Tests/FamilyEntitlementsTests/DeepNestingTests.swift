@@ -76,7 +76,7 @@ struct DecodingEntryPoint: CustomTestStringConvertible, Sendable {
             payload(TransactionPayload.self), payload(RenewalInfoPayload.self), payload(AppTransactionPayload.self),
             payload(NotificationPayload.self), payload(TransactionHistoryResponse.self),
             payload(SubscriptionStatusesResponse.self), payload(NotificationRequestBody.self), payload(History.self),
-            payload(ProductCatalog.self), payload(AccountLinks.self),
+            payload(ProductCatalog.self), payload(AccountLinks.self), payload(CustomerLedger.self),
             payload(CallersOwnPayload.self, "a caller's own type through the protocol's default init(jsonData:)"),
             DecodingEntryPoint(name: "AppStoreDocument(data:), kind recognised") { _ = try AppStoreDocument(data: $0) },
         ]

@@ -1,4 +1,5 @@
 import FamilyEntitlements
+import FamilyEntitlementsTestSupport
 import Foundation
 import Testing
 
@@ -633,7 +634,7 @@ struct FastDecoderDifferentialTests {
 
     @Test(arguments: MutationBatch.all)
     func seededMutationsKeepTheRules(_ batch: MutationBatch) throws {
-        var random = SplitMix(state: batch.seed)
+        var random = SeededRandom(seed: batch.seed)
         var generator = PayloadGenerator(seed: batch.seed &* 31)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
@@ -665,7 +666,7 @@ struct FastDecoderDifferentialTests {
             0x00, 0x01, 0x09, 0x20, 0x22, 0x2C, 0x2E, 0x30, 0x5C, 0x7F, 0x80, 0xBF, 0xC3, 0xED, 0xEF, 0xFF,
         ]
 
-        static func mutate(_ input: [UInt8], rounds: Int, random: inout SplitMix) -> [UInt8] {
+        static func mutate(_ input: [UInt8], rounds: Int, random: inout SeededRandom) -> [UInt8] {
             var bytes = input
             for _ in 0..<rounds {
                 let position = bytes.isEmpty ? 0 : Int(random.next() % UInt64(bytes.count))
@@ -711,7 +712,7 @@ struct FastDecoderDifferentialTests {
 
     @Test(arguments: JWSCase.all)
     func compactJWSReadsLikeFoundation(_ row: JWSCase) throws {
-        var random = SplitMix(state: row.seed)
+        var random = SeededRandom(seed: row.seed)
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_=. \t\n\"+/é")
         for index in 0..<row.count {
             var text: String
@@ -730,7 +731,7 @@ struct FastDecoderDifferentialTests {
             }
             #expect(Base64URL.decode(text) == Base64URL.referenceDecode(text), "base64url \(text.debugDescription)")
             let fast = Result { () throws(PayloadDecodingError) in try UnverifiedJWS(compact: text) }
-            let reference = Result { () throws(PayloadDecodingError) in try Self.referenceJWS(text) }
+            let reference = Result { () throws(PayloadDecodingError) in try ReferenceJWS.read(text) }
             // Text beyond ASCII (the alphabet's white space is ASCII) is refused at its first such byte, before the
             // segments are counted; the reference, reading characters, refuses it too, for its own reason.
             if let beyondASCII = Array(text.utf8).firstIndex(where: { $0 >= 0x80 }) {
@@ -745,55 +746,6 @@ struct FastDecoderDifferentialTests {
             #expect(fast == reference, "compact JWS \(text.debugDescription)")
         }
     }
-
-    /// How `UnverifiedJWS(compact:)` read a compact JWS before the fast path: character by character, through
-    /// Foundation's base64.
-    static func referenceJWS(_ compact: String) throws(PayloadDecodingError) -> UnverifiedJWS {
-        var text = Substring(compact)
-        while let first = text.first, first.isWhitespace { text.removeFirst() }
-        while let last = text.last, last.isWhitespace { text.removeLast() }
-        if text.count >= 2, text.first == "\"", text.last == "\"" { text = text.dropFirst().dropLast() }
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3 else {
-            throw PayloadDecodingError(
-                code: .malformedJWS, path: "",
-                message: "a compact JWS has 3 dot-separated segments; this has \(parts.count)")
-        }
-        let names = ["header", "payload", "signature"]
-        var decoded: [Data] = []
-        for (index, part) in parts.enumerated() {
-            guard let data = Base64URL.referenceDecode(part) else {
-                throw PayloadDecodingError(
-                    code: .invalidBase64, path: "", message: "the JWS \(names[index]) segment is not base64url")
-            }
-            decoded.append(data)
-        }
-        guard !parts[0].isEmpty, !parts[1].isEmpty else {
-            throw PayloadDecodingError(code: .malformedJWS, path: "", message: "the JWS header or payload is empty")
-        }
-        var jws = try UnverifiedJWS(compact: "e30.e30.")
-        jws.headerData = decoded[0]
-        jws.payloadData = decoded[1]
-        jws.signature = decoded[2]
-        return jws
-    }
-}
-
-// MARK: - Seeded inputs
-
-extension FastDecoderDifferentialTests {
-    /// SplitMix64, for inputs that are the same on every run.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var mixed = state
-            mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-            return mixed ^ (mixed >> 31)
-        }
-    }
 }
 
 // MARK: - Realistic payloads
@@ -803,10 +755,10 @@ extension FastDecoderDifferentialTests {
     /// open values Apple documents and some it does not, dates with and without fractions, prices up to Int64's limits,
     /// text with escapes and letters beyond ASCII, and Advanced Commerce trees.
     struct PayloadGenerator {
-        var random: SplitMix
+        var random: SeededRandom
 
         init(seed: UInt64) {
-            random = SplitMix(state: seed)
+            random = SeededRandom(seed: seed)
         }
 
         mutating func payload(of kind: String, encoder: JSONEncoder) throws -> Data {

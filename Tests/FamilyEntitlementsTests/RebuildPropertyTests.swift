@@ -1,26 +1,14 @@
 import FamilyEntitlements
+import FamilyEntitlementsTestSupport
 import Foundation
 import Testing
-
-/// A small deterministic generator (SplitMix64), so every run checks the same histories.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
-    }
-}
 
 /// Random but realistic histories: renewals, upgrades, refunds, family copies, grace periods and notifications.
 enum HistoryGenerator {
     static let products = [Given.basic, Given.monthly, Given.yearly]
 
     static func history(seed: UInt64) -> History {
-        var random = SeededGenerator(state: seed)
+        var random = SeededRandom(seed: seed)
         var history = History()
         let chains = Int.random(in: 1...3, using: &random)
         for chain in 0..<chains {
@@ -79,7 +67,7 @@ enum HistoryGenerator {
     }
 
     static func shuffled(_ history: History, seed: UInt64) -> History {
-        var random = SeededGenerator(state: seed)
+        var random = SeededRandom(seed: seed)
         return History(
             transactions: history.transactions.shuffled(using: &random),
             renewalInfos: history.renewalInfos.shuffled(using: &random),
@@ -118,7 +106,7 @@ struct RebuildPropertyTests {
     @Test("adding a revocation never grants more", arguments: seeds)
     func revocationNeverGrantsMore(seed: UInt64) {
         let history = HistoryGenerator.history(seed: seed)
-        var random = SeededGenerator(state: seed ^ 0xABCD)
+        var random = SeededRandom(seed: seed ^ 0xABCD)
         for day in Self.instants {
             let before = rebuildEntitlements(history: history, asOf: Given.day(day))
             guard var target = history.transactions.randomElement(using: &random) else { continue }
@@ -209,7 +197,7 @@ struct RebuildPropertyTests {
 
     @Test("evidence writes each instant exactly as Foundation's ISO 8601 format style does")
     func evidenceInstants() {
-        var random = SeededGenerator(state: 8601)
+        var random = SeededRandom(seed: 8601)
         // Both ends of the range written directly, either side of 1970, and instants with milliseconds.
         var instants: [Double] = [
             -11_644_473_600, -11_644_473_600.5, -11_644_473_601, 253_402_300_799.999, 253_402_300_800, 0, -0.001,

@@ -1,12 +1,11 @@
 /// A purchase that a user asked to link but that belongs to another user.
 ///
 /// Answer the client with `code`; never move the purchase silently. A replayed restore from another account lands here.
-public struct AccountLinkConflict: Error, Hashable, Sendable, CustomStringConvertible {
+public struct AccountLinkConflict: Error, CodedProblem {
     /// The kind of conflict; an open set.
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public struct Code: OpenCode {
         public let rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
 
         /// The purchase belongs to another user's account token.
         public static let accountTokenMismatch = Code(rawValue: "account_token_mismatch")
@@ -36,6 +35,4 @@ public struct AccountLinkConflict: Error, Hashable, Sendable, CustomStringConver
         self.requestingUser = requestingUser
         self.message = message
     }
-
-    public var description: String { "\(code): \(message)" }
 }

@@ -1,10 +1,9 @@
 /// A request about account links that cannot be decided, with what was wrong.
-public struct AccountLinkError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct AccountLinkError: Error, CodedProblem {
     /// What was wrong; an open set, so later versions may add codes.
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public struct Code: OpenCode {
         public let rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
 
         /// An `appAccountToken` that is not a UUID.
         public static let invalidAppAccountToken = Code(rawValue: "invalid_app_account_token")
@@ -18,9 +17,6 @@ public struct AccountLinkError: Error, Hashable, Sendable, CustomStringConvertib
     public var message: String
 
     public init(code: Code, message: String) {
-        self.code = code
-        self.message = message
+        (self.code, self.message) = (code, message)
     }
-
-    public var description: String { "\(code): \(message)" }
 }

@@ -150,7 +150,7 @@ extension AppStoreDocument {
     }
 
     /// Encodes the document as compact JSON in Apple's format: dates in milliseconds, keys sorted.
-    public func jsonData() throws(PayloadDecodingError) -> Data {
+    public func jsonData() throws(PayloadEncodingError) -> Data {
         try payload.jsonData()
     }
 }

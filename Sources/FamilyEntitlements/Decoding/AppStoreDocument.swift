@@ -95,8 +95,10 @@ public enum AppStoreDocument: Hashable, Sendable {
             let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
             let text = UnsafeBufferPointer(rebasing: bytes[start...])
             let (first, _) = UnverifiedJWS.trimmedRange(of: text)
-            guard first < text.count, text[first] != .openBrace, text[first] != .openBracket else { return false }
-            return text.contains(.dot)
+            guard first < text.count, text[first] != ASCII.openBrace, text[first] != ASCII.openBracket else {
+                return false
+            }
+            return text.contains(ASCII.dot)
         }
     }
 }

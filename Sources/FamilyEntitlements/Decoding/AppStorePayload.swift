@@ -52,7 +52,7 @@ extension AppStorePayload {
     }
 
     /// Encodes the value as compact JSON in Apple's format: dates in milliseconds, keys sorted.
-    public func jsonData() throws(PayloadDecodingError) -> Data {
+    public func jsonData() throws(PayloadEncodingError) -> Data {
         try PayloadJSON.encode(self)
     }
 }
@@ -88,13 +88,13 @@ package enum PayloadJSON {
         }
     }
 
-    package static func encode(_ value: some Encodable) throws(PayloadDecodingError) -> Data {
+    package static func encode(_ value: some Encodable) throws(PayloadEncodingError) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         do {
             return try encoder.encode(value)
         } catch {
-            throw PayloadDecodingError(code: .invalidValue, path: "", message: "cannot encode: \(error)")
+            throw PayloadEncodingError(error, encoding: "the value")
         }
     }
 }

@@ -41,7 +41,10 @@ extension PayloadDecodingError {
     private static func classify(_ description: String, atRoot: Bool) -> (Code, String) {
         if let colon = description.firstIndex(of: ":") {
             let prefix = String(description[..<colon])
-            let known: [Code] = [.invalidDate, .invalidUUID, .invalidValue, .numberOutOfRange, .wrongType]
+            let known: [Code] = [
+                .invalidDate, .invalidUUID, .invalidValue, .numberOutOfRange, .wrongType, .unknownKey,
+                .unsupportedVersion,
+            ]
             if let code = known.first(where: { $0.rawValue == prefix }) {
                 let rest = description[description.index(after: colon)...].drop(while: { $0 == " " })
                 return (code, String(rest))

@@ -2,12 +2,11 @@
 ///
 /// `path` names the place in the document, in the form `data.signedTransactionInfo` or `transactions[3].price`; it is
 /// empty when the whole document is at fault (for example, text that is not JSON).
-public struct PayloadDecodingError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct PayloadDecodingError: Error, LocatedProblem {
     /// What kind of problem the document has; an open set, so later versions may add codes.
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public struct Code: OpenCode {
         public let rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
 
         /// The bytes are not JSON (RFC 8259).
         public static let malformedJSON = Code(rawValue: "malformed_json")
@@ -29,6 +28,11 @@ public struct PayloadDecodingError: Error, Hashable, Sendable, CustomStringConve
         public static let invalidBase64 = Code(rawValue: "invalid_base64")
         /// The document is valid JSON but not a kind of payload this library reads.
         public static let unrecognisedDocument = Code(rawValue: "unrecognised_document")
+        /// A document of the library's own (a catalog, a ledger) names a key it does not take, such as a misspelt
+        /// `entitlemnts`, or is a document of another kind.
+        public static let unknownKey = Code(rawValue: "unknown_key")
+        /// A stored ledger was written by a later version of the library, in a form this version cannot read.
+        public static let unsupportedVersion = Code(rawValue: "unsupported_version")
     }
 
     /// What kind of problem the document has.
@@ -39,19 +43,6 @@ public struct PayloadDecodingError: Error, Hashable, Sendable, CustomStringConve
     public var message: String
 
     public init(code: Code, path: String, message: String) {
-        self.code = code
-        self.path = path
-        self.message = message
-    }
-
-    public var description: String {
-        path.isEmpty ? "\(code): \(message)" : "\(code) at \(path): \(message)"
-    }
-
-    /// The same error, found inside a document nested at `prefix` (for example a JWS string inside a notification).
-    public func nested(under prefix: String) -> PayloadDecodingError {
-        var copy = self
-        copy.path = JSONPath.join(prefix, path)
-        return copy
+        (self.code, self.path, self.message) = (code, path, message)
     }
 }

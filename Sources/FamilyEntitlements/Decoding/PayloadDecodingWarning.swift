@@ -2,12 +2,11 @@
 ///
 /// `path` names the place in the document, in the form of `PayloadDecodingError.path`
 /// (`signedPayload.data.transactionInfo`, `notifications[2].data.renewalInfo`).
-public struct PayloadDecodingWarning: Hashable, Sendable, CustomStringConvertible {
+public struct PayloadDecodingWarning: LocatedProblem {
     /// What was set aside; an open set, so later versions may add codes.
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public struct Code: OpenCode {
         public let rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
 
         /// Decoded contents written beside a signed string of the same kind (`data.transactionInfo` beside
         /// `data.signedTransactionInfo`, `data.renewalInfo` beside `data.signedRenewalInfo`), which Apple never sends:
@@ -27,13 +26,7 @@ public struct PayloadDecodingWarning: Hashable, Sendable, CustomStringConvertibl
     public var message: String
 
     public init(code: Code, path: String, message: String) {
-        self.code = code
-        self.path = path
-        self.message = message
-    }
-
-    public var description: String {
-        path.isEmpty ? "\(code): \(message)" : "\(code) at \(path): \(message)"
+        (self.code, self.path, self.message) = (code, path, message)
     }
 
     /// The warning for a nested signed string at `path` that decoding refused with `error`.
@@ -41,12 +34,5 @@ public struct PayloadDecodingWarning: Hashable, Sendable, CustomStringConvertibl
         PayloadDecodingWarning(
             code: .undecodableSignedString, path: path,
             message: "the signed string cannot be decoded (\(error)); it is kept as sent and nothing is taken from it")
-    }
-
-    /// The same warning, found inside a document nested at `prefix`.
-    public func nested(under prefix: String) -> PayloadDecodingWarning {
-        var copy = self
-        copy.path = JSONPath.join(prefix, path)
-        return copy
     }
 }

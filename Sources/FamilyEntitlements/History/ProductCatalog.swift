@@ -5,7 +5,10 @@
 /// non-renewing subscription needs its `duration` here, because Apple sends no expiry for it. Naming the app's
 /// `bundleId` makes entries of any other app grant nothing. The JSON form is
 /// `{"bundleId": "com.example.app", "products": {"<productId>": {"entitlements": ["pro"],
-/// "type": "Non-Renewing Subscription", "duration": "P1Y"}}}`.
+/// "type": "Non-Renewing Subscription", "duration": "P1Y"}}}`. Decoding it is strict: a key it does not know (a
+/// misspelt `entitlemnts`, or a history file passed as the catalog) is a `PayloadDecodingError` with code
+/// `unknown_key` naming the JSON path, such as `products.pro.entitlemnts`, never a catalog that silently unlocks
+/// nothing.
 public struct ProductCatalog: Hashable, Sendable {
     /// One product of the catalog.
     public struct Product: Hashable, Sendable {
@@ -43,6 +46,7 @@ extension ProductCatalog: Codable {
     enum CodingKeys: String, CodingKey { case bundleId, products }
 
     public init(from decoder: any Decoder) throws {
+        try UnknownKeys.refuse(in: decoder, known: ["bundleId", "products"], of: "a product catalog")
         let container = try decoder.container(keyedBy: CodingKeys.self)
         bundleId = try container.decodeIfPresent(String.self, forKey: .bundleId)
         products = try container.decodeIfPresent([ProductID: Product].self, forKey: .products) ?? [:]
@@ -59,6 +63,7 @@ extension ProductCatalog.Product: Codable {
     enum CodingKeys: String, CodingKey { case entitlements, type, duration }
 
     public init(from decoder: any Decoder) throws {
+        try UnknownKeys.refuse(in: decoder, known: ["entitlements", "type", "duration"], of: "a catalog product")
         let container = try decoder.container(keyedBy: CodingKeys.self)
         entitlements = try container.decodeIfPresent([EntitlementID].self, forKey: .entitlements)
         type = try container.decodeIfPresent(ProductType.self, forKey: .type)

@@ -32,7 +32,7 @@ extension NotificationIntake {
         return appTransaction
     }
 
-    private func verified(_ verify: () async throws -> Data) async throws(TransactionRejection) -> Data {
+    func verified(_ verify: () async throws -> Data) async throws(TransactionRejection) -> Data {
         do {
             return try await verify()
         } catch {
@@ -47,7 +47,7 @@ extension NotificationIntake {
         }
     }
 
-    private static func decode<T: AppStorePayload>(
+    static func decode<T: AppStorePayload>(
         _ type: T.Type, from payload: Data
     ) throws(TransactionRejection) -> T {
         do {

@@ -47,12 +47,11 @@ public struct NotificationPolicy: Hashable, Sendable {
     }
 
     /// A policy that cannot be used as configured.
-    public struct ConfigurationError: Error, Hashable, Sendable, CustomStringConvertible {
+    public struct ConfigurationError: Error, CodedProblem {
         /// What is wrong with the configuration; an open set.
-        public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        public struct Code: OpenCode {
             public let rawValue: String
             public init(rawValue: String) { self.rawValue = rawValue }
-            public var description: String { rawValue }
 
             /// A production policy without `appAppleId`.
             public static let appAppleIdRequired = Code(rawValue: "app_apple_id_required")
@@ -66,11 +65,8 @@ public struct NotificationPolicy: Hashable, Sendable {
         public var message: String
 
         public init(code: Code, message: String) {
-            self.code = code
-            self.message = message
+            (self.code, self.message) = (code, message)
         }
-
-        public var description: String { "\(code): \(message)" }
     }
 }
 

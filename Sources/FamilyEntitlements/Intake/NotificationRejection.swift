@@ -4,19 +4,14 @@
 /// `data.signedTransactionInfo.bundleId`; it is `signedPayload` when the notification's own signature or JSON is at
 /// fault. A rejected notification grants and removes nothing. Answer Apple with `httpStatus` and log `description`:
 /// a refusal is final (200), but `verification_unavailable` decided nothing (503, so that Apple sends it again).
-public struct NotificationRejection: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The reason for a rejection; an open set, so later versions may add codes.
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+public struct NotificationRejection: IntakeRejection {
+    /// The reason for a rejection; an open set, so later versions may add codes. Besides its own, the codes of
+    /// `IntakeRejectionCode`: `wrongEnvironment`, `wrongBundleId`, `wrongAppAppleId`, `signatureInvalid`,
+    /// `verificationUnavailable` and `undecodable`.
+    public struct Code: IntakeRejectionCode {
         public let rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
 
-        /// The notification's environment is not the one the service runs in, such as `Sandbox` in production.
-        public static let wrongEnvironment = Code(rawValue: "wrong_environment")
-        /// The notification names another app's bundle identifier.
-        public static let wrongBundleId = Code(rawValue: "wrong_bundle_id")
-        /// The notification names another app's Apple identifier, or none where production requires one.
-        public static let wrongAppAppleId = Code(rawValue: "wrong_app_apple_id")
         /// A nested transaction or renewal information has another environment than the notification around it.
         public static let nestedEnvironmentMismatch = Code(rawValue: "nested_environment_mismatch")
         /// A nested transaction has another bundle identifier than the notification around it.
@@ -27,14 +22,6 @@ public struct NotificationRejection: Error, Hashable, Sendable, CustomStringConv
         public static let missingNotificationType = Code(rawValue: "missing_notification_type")
         /// The notification has none of `data`, `summary`, `externalPurchaseToken` and `appData` to name its app.
         public static let missingAppIdentity = Code(rawValue: "missing_app_identity")
-        /// The verifier refused a signed string: the notification or one of its nested strings.
-        public static let signatureInvalid = Code(rawValue: "signature_invalid")
-        /// The verifier could not complete, as when its online revocation check is unreachable: retry later.
-        ///
-        /// The only code whose outcome is `IntakeOutcome.retryLater`; the verifier threw `VerificationUnavailable`.
-        public static let verificationUnavailable = Code(rawValue: "verification_unavailable")
-        /// A verified payload is not a document of the expected kind.
-        public static let undecodable = Code(rawValue: "undecodable")
     }
 
     /// The reason for the rejection.
@@ -45,20 +32,6 @@ public struct NotificationRejection: Error, Hashable, Sendable, CustomStringConv
     public var message: String
 
     public init(code: Code, path: String, message: String) {
-        self.code = code
-        self.path = path
-        self.message = message
-    }
-
-    /// Whether the refusal is final or decided nothing; derived from `code`.
-    public var outcome: IntakeOutcome {
-        code == .verificationUnavailable ? .retryLater : .refused
-    }
-
-    /// The HTTP status to answer Apple's notification POST with: 503 for `verification_unavailable`, else 200.
-    public var httpStatus: Int { outcome.httpStatus }
-
-    public var description: String {
-        path.isEmpty ? "\(code): \(message)" : "\(code) at \(path): \(message)"
+        (self.code, self.path, self.message) = (code, path, message)
     }
 }

@@ -2,32 +2,22 @@
 ///
 /// Money operations never trap and never round: where the exact result cannot be produced they throw
 /// this error, with a `code` to branch on and a `message` that names the amounts and currencies involved.
-public struct MoneyError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct MoneyError: Error, CodedProblem {
     /// The kind of refusal; an open set, so new codes can be added without breaking callers.
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-        /// The code's name, for instance "currencyMismatch".
-        public var rawValue: String
-
-        /// Wraps a code name.
-        public init(rawValue: String) {
-            self.rawValue = rawValue
-        }
+    public struct Code: OpenCode {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
 
         /// Two amounts in different currencies were combined.
-        public static let currencyMismatch = Code(rawValue: "currencyMismatch")
+        public static let currencyMismatch = Code(rawValue: "currency_mismatch")
         /// The exact result does not fit in an `Int64`.
         public static let overflow = Code(rawValue: "overflow")
         /// The currency has no ISO 4217 exponent: the code is not in the table, or ISO 4217 gives "N.A.".
-        public static let unknownCurrency = Code(rawValue: "unknownCurrency")
+        public static let unknownCurrency = Code(rawValue: "unknown_currency")
         /// The amount has more precision than the currency's minor unit (or the requested fraction digits).
-        public static let notWholeMinorUnits = Code(rawValue: "notWholeMinorUnits")
+        public static let notWholeMinorUnits = Code(rawValue: "not_whole_minor_units")
         /// A minor-unit amount (of a 4-decimal currency such as CLF) is finer than one milliunit.
-        public static let notWholeMilliunits = Code(rawValue: "notWholeMilliunits")
-
-        /// The code's name.
-        public var description: String {
-            rawValue
-        }
+        public static let notWholeMilliunits = Code(rawValue: "not_whole_milliunits")
     }
 
     /// The kind of refusal.
@@ -37,12 +27,6 @@ public struct MoneyError: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// Creates an error with a code and a message.
     public init(code: Code, message: String) {
-        self.code = code
-        self.message = message
-    }
-
-    /// The code and the message, for logs.
-    public var description: String {
-        "\(code): \(message)"
+        (self.code, self.message) = (code, message)
     }
 }

@@ -12,7 +12,7 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
     ///
     /// Each code carries its severity and the rule of the decision table that reports it, so that a diagnostic cannot
     /// pair a code with another severity or rule. Codes compare by raw value alone.
-    public struct Code: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    public struct Code: OpenCode, Codable {
         public let rawValue: String
         /// How serious a diagnostic of this code is.
         public let severity: Severity
@@ -45,8 +45,6 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
 
         public static func == (lhs: Code, rhs: Code) -> Bool { lhs.rawValue == rhs.rawValue }
         public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
-
-        public var description: String { rawValue }
 
         /// Every code this version of the library reports.
         public static let known: [Code] = [

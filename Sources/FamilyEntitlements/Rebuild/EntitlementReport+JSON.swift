@@ -46,14 +46,14 @@ extension EntitlementReport: Codable {
     }
 
     /// The report as the contract's JSON: one object, keys sorted.
-    public func contractJSON(prettyPrinted: Bool = false) throws(PayloadDecodingError) -> Data {
+    public func contractJSON(prettyPrinted: Bool = false) throws(PayloadEncodingError) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting =
             prettyPrinted ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys]
         do {
             return try encoder.encode(self)
         } catch {
-            throw PayloadDecodingError(code: .invalidValue, path: "", message: "cannot encode the report: \(error)")
+            throw PayloadEncodingError(error, encoding: "the report")
         }
     }
 }

@@ -28,6 +28,10 @@ protocol EntitlementStore: Sendable {
     func hasRecorded(_ notification: NotificationPayload) async throws -> Bool
     /// Records a notification by its `notificationUUID`.
     func record(_ notification: NotificationPayload) async throws
+    /// The customer's stored history (`CustomerLedger`, stored as its JSON form), or an empty one the first time.
+    func ledger(of transactionId: String) async throws -> CustomerLedger
+    /// Saves the customer's history.
+    func save(_ ledger: CustomerLedger, of transactionId: String) async throws
     /// Replaces what the customer of `transactionId` may use with the rebuilt report.
     func replaceEntitlements(of transactionId: String, with report: EntitlementReport) async throws
     /// The account links, to change and save back.

@@ -14,16 +14,16 @@ struct MemberAccessTests {
     static let catalog = TestProduct.catalog(of: [reader], bundleId: app.bundleId)
 
     /// The ledger as tests build it: the production policy of `app`, and a verifier that accepts `FakeJWSSigner`.
-    static func ledger(verifier: FakeJWSVerifier = FakeJWSVerifier()) -> AccessLedger<FakeJWSVerifier> {
-        AccessLedger(
+    static func ledger(verifier: FakeJWSVerifier = FakeJWSVerifier()) -> AccountAccess<FakeJWSVerifier> {
+        AccountAccess(
             catalog: catalog,
             intake: NotificationIntake(
                 policy: .production(bundleId: app.bundleId, appAppleId: 6_500_000_123), verifier: verifier))
     }
 
     /// The ledger for the shipped fixtures, which are the demo app's.
-    static func demoLedger() -> AccessLedger<FakeJWSVerifier> {
-        AccessLedger(
+    static func demoLedger() -> AccountAccess<FakeJWSVerifier> {
+        AccountAccess(
             catalog: DemoProduct.catalog,
             intake: NotificationIntake(
                 policy: .production(bundleId: DemoApp.bundleId, appAppleId: DemoApp.appAppleId),
@@ -31,7 +31,7 @@ struct MemberAccessTests {
     }
 
     /// Posts every notification of a history to the ledger for `account`, as Apple would, fake-signed.
-    static func post(_ history: History, as account: String, to ledger: inout AccessLedger<FakeJWSVerifier>)
+    static func post(_ history: History, as account: String, to ledger: inout AccountAccess<FakeJWSVerifier>)
         async throws
     {
         let signer = FakeJWSSigner()
@@ -108,7 +108,7 @@ struct MemberAccessTests {
         #expect(await up.receive(body: body) == 200)
         #expect(await up.receive(body: body) == 200, "Apple's duplicate delivery")
         #expect(up.taken.count == 1)
-        #expect(up.histories["reader"]?.notifications.count == 1)
+        #expect(up.ledgers["reader"]?.notifications.count == 1)
         #expect(up.hasAccess("reader", to: "reader", at: purchase.addingTimeInterval(86_400)))
     }
 

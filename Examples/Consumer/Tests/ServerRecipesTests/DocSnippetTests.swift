@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Every ```swift block of `docs/integrating.md` and `docs/operations.md` appears, character for character, in a file
+/// Every ```swift block of `docs/integrating.md`, `docs/operations.md` and `docs/ledger.md` appears, character for character, in a file
 /// of `Sources/ServerRecipes`, where it compiles against FamilyEntitlements and the stand-ins for Apple's library.
 ///
 /// A block is exempt only when the line before its fence says `<!-- not compiled: why -->` (StoreKit code, which runs on
@@ -61,6 +61,7 @@ struct DocSnippetTests {
     @Test(arguments: [
         PageCase(page: "integrating.md", compiled: 7),
         PageCase(page: "operations.md", compiled: 2),
+        PageCase(page: "ledger.md", compiled: 1),
     ])
     func everySwiftBlockIsCompiled(_ row: PageCase) throws {
         let page = try String(contentsOf: Self.docs.appendingPathComponent(row.page), encoding: .utf8)

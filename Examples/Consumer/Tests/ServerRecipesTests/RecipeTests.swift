@@ -11,12 +11,19 @@ actor MemoryStore: EntitlementStore {
     var recorded: [String] = []
     var rebuilds = 0
     var links = AccountLinks()
+    var ledgers: [String: Data] = [:]
 
     func hasRecorded(_ notification: NotificationPayload) -> Bool {
         recorded.contains(notification.notificationUUID ?? "")
     }
     func record(_ notification: NotificationPayload) { recorded.append(notification.notificationUUID ?? "") }
     func replaceEntitlements(of transactionId: String, with report: EntitlementReport) { rebuilds += 1 }
+    func ledger(of transactionId: String) throws -> CustomerLedger {
+        try ledgers[transactionId].map { try CustomerLedger(jsonData: $0) } ?? CustomerLedger()
+    }
+    func save(_ ledger: CustomerLedger, of transactionId: String) throws {
+        ledgers[transactionId] = try ledger.jsonData()
+    }
     func accountLinks() -> AccountLinks { links }
     func save(_ links: AccountLinks) { self.links = links }
 }
@@ -105,6 +112,12 @@ struct RecipeTests {
         }
         #expect(statuses == row.statuses)
         #expect(await store.rebuilds == 1)
+        // The notification is kept in the customer's stored ledger with what the history held.
+        let ledgers = await store.ledgers
+        #expect(ledgers.count == 1)
+        let stored = try CustomerLedger(jsonData: try #require(ledgers.values.first))
+        #expect(stored.notifications.count == 1)
+        #expect(stored.notifications.first?.notificationType == .subscribed)
     }
 
     struct RecoveryCase: CustomTestStringConvertible, Sendable {

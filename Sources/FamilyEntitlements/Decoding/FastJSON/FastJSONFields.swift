@@ -58,7 +58,7 @@ struct FastJSONFields<Key: CodingKey & CaseIterable> {
         var prefixLastMasks: [UInt64] = []
         for key in keys {
             prefixStarts.append(prefixWords.count)
-            let prefix = Array(key.stringValue.utf8) + [UInt8.quote, UInt8.colon]
+            let prefix = Array(key.stringValue.utf8) + [ASCII.quote, ASCII.colon]
             for wordStart in stride(from: 0, to: prefix.count, by: 8) {
                 var word: UInt64 = 0
                 for (offset, byte) in prefix[wordStart..<min(wordStart + 8, prefix.count)].enumerated() {
@@ -111,7 +111,7 @@ struct FastJSONFields<Key: CodingKey & CaseIterable> {
             nameStarts.withUnsafeBufferPointer { starts in
                 let nameStart = starts[field]
                 let count = starts[field + 1] - nameStart
-                guard start + count < text.count, text[start + count] == .quote else { return false }
+                guard start + count < text.count, text[start + count] == ASCII.quote else { return false }
                 return Self.matches(
                     UnsafeBufferPointer(rebasing: text[start..<(start + count)]), field: field, names: names,
                     starts: starts)

@@ -22,24 +22,24 @@ extension FastJSONReader {
 
     /// Whether the byte at `position` starts a number.
     @inline(__always)
-    var isAtNumber: Bool { current == .minus || current.isDigit }
+    var isAtNumber: Bool { current == ASCII.minus || current.isDigit }
 
     /// Scans a number at `position`, checking the grammar `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
     @inline(__always)
     mutating func scanNumber() throws(PayloadDecodingError) -> NumberToken {
         let start = position
         var index = position
-        let isNegative = byte(at: index) == .minus
+        let isNegative = byte(at: index) == ASCII.minus
         if isNegative { index += 1 }
         var significand: UInt64 = 0
         var digitCount = 0
         let first = byte(at: index)
-        if first == .zero {
+        if first == ASCII.zero {
             index += 1
             guard !byte(at: index).isDigit else { throw malformed("a number may not have a leading zero", at: index) }
         } else if first.isDigit {
             while true {
-                let digit = byte(at: index) &- .zero
+                let digit = byte(at: index) &- ASCII.zero
                 guard digit < 10 else { break }
                 significand = significand &* 10 &+ UInt64(digit)
                 digitCount += 1
@@ -50,12 +50,12 @@ extension FastJSONReader {
         }
         var isInteger = true
         var exponent = 0
-        if byte(at: index) == .dot {
+        if byte(at: index) == ASCII.dot {
             isInteger = false
             index += 1
             guard byte(at: index).isDigit else { throw malformed("a fraction must have a digit", at: index) }
             while true {
-                let digit = byte(at: index) &- .zero
+                let digit = byte(at: index) &- ASCII.zero
                 guard digit < 10 else { break }
                 significand = significand &* 10 &+ UInt64(digit)
                 digitCount += 1
@@ -67,16 +67,16 @@ extension FastJSONReader {
             isInteger = false
             index += 1
             var exponentIsNegative = false
-            if byte(at: index) == .plus {
+            if byte(at: index) == ASCII.plus {
                 index += 1
-            } else if byte(at: index) == .minus {
+            } else if byte(at: index) == ASCII.minus {
                 exponentIsNegative = true
                 index += 1
             }
             guard byte(at: index).isDigit else { throw malformed("an exponent must have a digit", at: index) }
             var written = 0
             while true {
-                let digit = byte(at: index) &- .zero
+                let digit = byte(at: index) &- ASCII.zero
                 guard digit < 10 else { break }
                 if written < 1_000_000 { written = written * 10 + Int(digit) }
                 index += 1

@@ -47,23 +47,23 @@ extension FastJSONReader {
             skipWhitespace()
             if members.isAtStart {
                 members.isAtStart = false
-                if current == .closeBrace {
+                if current == ASCII.closeBrace {
                     position += 1
                     depth -= 1
                     return nil
                 }
-            } else if current == .comma {
+            } else if current == ASCII.comma {
                 position += 1
                 skipWhitespace()
-                if current == .closeBrace { throw malformed("a trailing comma before } (RFC 8259 section 4)") }
-            } else if current == .closeBrace {
+                if current == ASCII.closeBrace { throw malformed("a trailing comma before } (RFC 8259 section 4)") }
+            } else if current == ASCII.closeBrace {
                 position += 1
                 depth -= 1
                 return nil
             } else {
                 throw malformed("expected , or } after an object member")
             }
-            guard current == .quote else { throw malformed("expected a member name in double quotes") }
+            guard current == ASCII.quote else { throw malformed("expected a member name in double quotes") }
             // Apple leaves out absent fields: the member is likely the next field Apple writes, or one a few after.
             var guess = fields.successors[min(members.previous, fields.keys.count)]
             var isGuessed = fields.isNameAndColon(of: guess, at: position + 1, in: bytes)
@@ -89,10 +89,10 @@ extension FastJSONReader {
                 } else {
                     field = try scanMemberName(fields, guess: guess)
                 }
-                if current == .colon {
+                if current == ASCII.colon {
                     position += 1
                 } else {
-                    try expect(.colon, "a colon after a member name")
+                    try expect(ASCII.colon, "a colon after a member name")
                 }
             }
             skipWhitespace()
@@ -112,7 +112,7 @@ extension FastJSONReader {
     ) throws(PayloadDecodingError) -> Int? {
         let start = position + 1
         let end = endOfPlainText(from: start)
-        guard byte(at: end) == .quote else { return try scanUnusualMemberName(fields) }
+        guard byte(at: end) == ASCII.quote else { return try scanUnusualMemberName(fields) }
         position = end + 1
         return fields.index(of: UnsafeBufferPointer(rebasing: bytes[start..<end]), guess: guess)
     }
@@ -134,29 +134,31 @@ extension FastJSONReader {
     /// `maximumDepth`; an escaped unpaired surrogate passes (see `scanString`).
     mutating func skipValue() throws(PayloadDecodingError) {
         switch current {
-        case .quote:
+        case ASCII.quote:
             _ = try scanString()
-        case .openBrace:
+        case ASCII.openBrace:
             try enterContainer()
             skipWhitespace()
-            if current == .closeBrace {
+            if current == ASCII.closeBrace {
                 position += 1
                 depth -= 1
                 return
             }
             while true {
                 skipWhitespace()
-                guard current == .quote else { throw malformed("expected a member name in double quotes") }
+                guard current == ASCII.quote else { throw malformed("expected a member name in double quotes") }
                 _ = try scanString()
-                try expect(.colon, "a colon after a member name")
+                try expect(ASCII.colon, "a colon after a member name")
                 skipWhitespace()
                 try skipValue()
-                guard try closeOrContinue(.closeBrace, "a trailing comma before } (RFC 8259 section 4)") else { return }
+                guard try closeOrContinue(ASCII.closeBrace, "a trailing comma before } (RFC 8259 section 4)") else {
+                    return
+                }
             }
-        case .openBracket:
+        case ASCII.openBracket:
             try enterContainer()
             skipWhitespace()
-            if current == .closeBracket {
+            if current == ASCII.closeBracket {
                 position += 1
                 depth -= 1
                 return
@@ -164,7 +166,7 @@ extension FastJSONReader {
             while true {
                 skipWhitespace()
                 try skipValue()
-                guard try closeOrContinue(.closeBracket, "a trailing comma before ] (RFC 8259 section 5)") else {
+                guard try closeOrContinue(ASCII.closeBracket, "a trailing comma before ] (RFC 8259 section 5)") else {
                     return
                 }
             }
@@ -184,14 +186,14 @@ extension FastJSONReader {
         _ close: UInt8, _ trailingComma: String
     ) throws(PayloadDecodingError) -> Bool {
         skipWhitespace()
-        if current == .comma {
+        if current == ASCII.comma {
             position += 1
             skipWhitespace()
             if current == close { throw malformed(trailingComma) }
             return true
         }
         guard current == close else {
-            throw malformed(close == .closeBrace ? "expected , or } after an object member" : "expected , or ]")
+            throw malformed(close == ASCII.closeBrace ? "expected , or } after an object member" : "expected , or ]")
         }
         position += 1
         depth -= 1
@@ -203,12 +205,12 @@ extension FastJSONReader {
     /// Objects keep the first of duplicate names, after reading every value, as `[String: JSONValue]` does.
     mutating func readAnyValue() throws(PayloadDecodingError) -> JSONValue {
         switch current {
-        case .quote:
+        case ASCII.quote:
             return .string(try readStringContents())
-        case .openBrace:
+        case ASCII.openBrace:
             try enterContainer()
             skipWhitespace()
-            if current == .closeBrace {
+            if current == ASCII.closeBrace {
                 position += 1
                 depth -= 1
                 return .object([:])
@@ -217,9 +219,9 @@ extension FastJSONReader {
             members.reserveCapacity(8)
             while true {
                 skipWhitespace()
-                guard current == .quote else { throw malformed("expected a member name in double quotes") }
+                guard current == ASCII.quote else { throw malformed("expected a member name in double quotes") }
                 let name = try readMemberName()
-                try expect(.colon, "a colon after a member name")
+                try expect(ASCII.colon, "a colon after a member name")
                 skipWhitespace()
                 let valueStart = position
                 let valueDepth = depth
@@ -232,14 +234,14 @@ extension FastJSONReader {
                     depth = valueDepth
                     try skipValue()
                 }
-                guard try closeOrContinue(.closeBrace, "a trailing comma before } (RFC 8259 section 4)") else {
+                guard try closeOrContinue(ASCII.closeBrace, "a trailing comma before } (RFC 8259 section 4)") else {
                     return .object(Self.dictionary(consuming: &members))
                 }
             }
-        case .openBracket:
+        case ASCII.openBracket:
             try enterContainer()
             skipWhitespace()
-            if current == .closeBracket {
+            if current == ASCII.closeBracket {
                 position += 1
                 depth -= 1
                 return .array([])
@@ -258,7 +260,7 @@ extension FastJSONReader {
                         code: .wrongType, path: "",
                         message: "an element of this array is no JSON value this library keeps: \(error)")
                 }
-                guard try closeOrContinue(.closeBracket, "a trailing comma before ] (RFC 8259 section 5)") else {
+                guard try closeOrContinue(ASCII.closeBracket, "a trailing comma before ] (RFC 8259 section 5)") else {
                     return .array(array)
                 }
             }
@@ -298,7 +300,7 @@ extension FastJSONReader {
     mutating func readMemberName() throws(PayloadDecodingError) -> String {
         let start = position + 1
         let end = endOfPlainText(from: start)
-        if byte(at: end) == .quote {
+        if byte(at: end) == ASCII.quote {
             let fields = KnownMemberName.fields
             if let field = fields.index(of: UnsafeBufferPointer(rebasing: bytes[start..<end]), guess: fields.keys.count)
             {

@@ -26,7 +26,7 @@ extension FastJSONReader {
     mutating func scanString() throws(PayloadDecodingError) -> StringToken {
         let start = position + 1
         let index = endOfPlainText(from: start)
-        if byte(at: index) == .quote {
+        if byte(at: index) == ASCII.quote {
             position = index + 1
             return StringToken(start: start, end: index, hasEscapes: false)
         }
@@ -40,10 +40,10 @@ extension FastJSONReader {
         while true {
             let byte = byte(at: index)
             switch byte {
-            case .quote:
+            case ASCII.quote:
                 position = index + 1
                 return StringToken(start: start, end: index, hasEscapes: hasEscapes)
-            case .backslash:
+            case ASCII.backslash:
                 hasEscapes = true
                 index = try scanEscape(at: index)
             case 0..<0x20:
@@ -60,8 +60,8 @@ extension FastJSONReader {
     /// Checks the escape at `index` (a backslash) and returns the index after it.
     private func scanEscape(at index: Int) throws(PayloadDecodingError) -> Int {
         switch byte(at: index + 1) {
-        case .quote, .backslash, .slash, UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"),
-            UInt8(ascii: "t"):
+        case ASCII.quote, ASCII.backslash, ASCII.slash, UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "n"),
+            UInt8(ascii: "r"), UInt8(ascii: "t"):
             return index + 2
         case UInt8(ascii: "u"):
             for offset in 2..<6 where Self.hexValue(byte(at: index + offset)) == nil {
@@ -113,7 +113,7 @@ extension FastJSONReader {
         var index = token.start
         while index < token.end {
             let byte = bytes[index]
-            guard byte == .backslash else {
+            guard byte == ASCII.backslash else {
                 output.append(byte)
                 index += 1
                 continue
@@ -141,7 +141,7 @@ extension FastJSONReader {
         let unit = hexQuad(at: index + 2)
         switch unit {
         case 0xD800...0xDBFF:
-            guard index + 12 <= end, bytes[index + 6] == .backslash, bytes[index + 7] == UInt8(ascii: "u") else {
+            guard index + 12 <= end, bytes[index + 6] == ASCII.backslash, bytes[index + 7] == UInt8(ascii: "u") else {
                 throw unpairedSurrogate(at: index)
             }
             let low = hexQuad(at: index + 8)

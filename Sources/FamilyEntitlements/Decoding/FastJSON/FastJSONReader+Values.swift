@@ -11,7 +11,7 @@ extension FastJSONReader {
     /// A string field.
     @inline(__always)
     mutating func readString() throws(PayloadDecodingError) -> String? {
-        guard current == .quote else {
+        guard current == ASCII.quote else {
             if current == UInt8(ascii: "n") {
                 try readNull()
                 return nil
@@ -73,12 +73,12 @@ extension FastJSONReader {
     /// here; anything else goes to `UUID(uuidString:)` itself, so that its edge cases stay its own.
     @inline(__always)
     mutating func readUUID() throws(PayloadDecodingError) -> UUID? {
-        guard current == .quote else {
+        guard current == ASCII.quote else {
             try readNullOrFail(expected: "a string")
             return nil
         }
         let start = position + 1
-        if let uuid = canonicalUUID(at: start), byte(at: start + 36) == .quote {
+        if let uuid = canonicalUUID(at: start), byte(at: start + 36) == ASCII.quote {
             position = start + 37
             return uuid
         }
@@ -92,8 +92,8 @@ extension FastJSONReader {
     /// The UUID written in canonical form at `index`, if it is.
     @inline(__always)
     private func canonicalUUID(at index: Int) -> UUID? {
-        guard index + 36 <= bytes.count, bytes[index + 8] == .minus, bytes[index + 13] == .minus,
-            bytes[index + 18] == .minus, bytes[index + 23] == .minus,
+        guard index + 36 <= bytes.count, bytes[index + 8] == ASCII.minus, bytes[index + 13] == ASCII.minus,
+            bytes[index + 18] == ASCII.minus, bytes[index + 23] == ASCII.minus,
             let first = hexNumber(at: index, digits: 8), let second = hexNumber(at: index + 9, digits: 4),
             let third = hexNumber(at: index + 14, digits: 4), let fourth = hexNumber(at: index + 19, digits: 4),
             let fifth = hexNumber(at: index + 24, digits: 12)
@@ -126,13 +126,13 @@ extension FastJSONReader {
     @inline(__always)
     mutating func readValue<Value: AppleValue>(_: Value.Type) throws(PayloadDecodingError) -> Value?
     where Value.RawValue == String {
-        guard current == .quote else {
+        guard current == ASCII.quote else {
             try readNullOrFail(expected: "a string")
             return nil
         }
         let start = position + 1
         let end = endOfPlainText(from: start)
-        if byte(at: end) == .quote {
+        if byte(at: end) == ASCII.quote {
             let text = UnsafeBufferPointer(rebasing: bytes[start..<end])
             for value in Value.documentedValues where Self.utf8(of: value.rawValue, equals: text) {
                 position = end + 1
@@ -169,7 +169,7 @@ extension FastJSONReader {
     /// A nested payload object.
     @inline(__always)
     mutating func readNested<Value: FastJSONDecodable>(_: Value.Type) throws(PayloadDecodingError) -> Value? {
-        guard current == .openBrace else {
+        guard current == ASCII.openBrace else {
             try readNullOrFail(expected: "an object")
             return nil
         }
@@ -181,7 +181,7 @@ extension FastJSONReader {
     /// An array of strings; `null` elements are errors, as `decodeIfPresent([String].self)` reads them.
     mutating func readStringArray() throws(PayloadDecodingError) -> [String]? {
         try readArray { (reader) throws(PayloadDecodingError) -> String in
-            guard reader.current == .quote else {
+            guard reader.current == ASCII.quote else {
                 if reader.current == UInt8(ascii: "n") {
                     throw PayloadDecodingError(
                         code: .missingValue, path: "", message: "expected a string, found null or nothing")
@@ -195,7 +195,7 @@ extension FastJSONReader {
     /// An array of nested payload objects; `null` elements are errors.
     mutating func readArray<Value: FastJSONDecodable>(of _: Value.Type) throws(PayloadDecodingError) -> [Value]? {
         try readArray { (reader) throws(PayloadDecodingError) -> Value in
-            guard reader.current == .openBrace else {
+            guard reader.current == ASCII.openBrace else {
                 if reader.current == UInt8(ascii: "n") {
                     throw PayloadDecodingError(
                         code: .missingValue, path: "", message: "expected an object, found null or nothing")
@@ -213,14 +213,14 @@ extension FastJSONReader {
     mutating func readArray<Element>(
         _ element: (inout FastJSONReader) throws(PayloadDecodingError) -> Element
     ) throws(PayloadDecodingError) -> [Element]? {
-        guard current == .openBracket else {
+        guard current == ASCII.openBracket else {
             try readNullOrFail(expected: "an array")
             return nil
         }
         try enterContainer()
         var elements: [Element] = []
         skipWhitespace()
-        if current == .closeBracket {
+        if current == ASCII.closeBracket {
             position += 1
             depth -= 1
             return elements
@@ -232,7 +232,7 @@ extension FastJSONReader {
             } catch {
                 throw error.inElement(elements.count)
             }
-            guard try closeOrContinue(.closeBracket, "a trailing comma before ] (RFC 8259 section 5)") else {
+            guard try closeOrContinue(ASCII.closeBracket, "a trailing comma before ] (RFC 8259 section 5)") else {
                 return elements
             }
         }

@@ -36,7 +36,7 @@ struct FastJSONReader {
         }
         while index < bytes.count {
             let byte = bytes[index]
-            if byte == .quote || byte == .backslash || byte < 0x20 || byte >= 0x80 { return index }
+            if byte == ASCII.quote || byte == ASCII.backslash || byte < 0x20 || byte >= 0x80 { return index }
             index += 1
         }
         return index
@@ -78,9 +78,9 @@ struct FastJSONReader {
     /// finds them.
     @inline(__always)
     static func skipPlainBlocks(in raw: UnsafeRawBufferPointer, from offset: Int) -> Int {
-        let quote = SIMD16<Int8>(repeating: Int8(UInt8.quote))
-        let backslash = SIMD16<Int8>(repeating: Int8(UInt8.backslash))
-        let space = SIMD16<Int8>(repeating: Int8(UInt8.space))
+        let quote = SIMD16<Int8>(repeating: Int8(ASCII.quote))
+        let backslash = SIMD16<Int8>(repeating: Int8(ASCII.backslash))
+        let space = SIMD16<Int8>(repeating: Int8(ASCII.space))
         var offset = offset
         while offset + 32 <= raw.count {
             let low = raw.loadUnaligned(fromByteOffset: offset, as: SIMD16<Int8>.self)
@@ -101,8 +101,8 @@ struct FastJSONReader {
     @inline(__always)
     static func specialBytes(in word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
-        let quotes = word ^ (ones &* UInt64(UInt8.quote))
-        let backslashes = word ^ (ones &* UInt64(UInt8.backslash))
+        let quotes = word ^ (ones &* UInt64(ASCII.quote))
+        let backslashes = word ^ (ones &* UInt64(ASCII.backslash))
         let quoteBytes = (quotes &- ones) & ~quotes
         let backslashBytes = (backslashes &- ones) & ~backslashes
         let controlBytes = word &- ones &* 0x20
@@ -124,7 +124,8 @@ struct FastJSONReader {
     mutating func skipWhitespace() {
         while true {
             let byte = current
-            guard byte == .space || byte == .lineFeed || byte == .carriageReturn || byte == .tab else { return }
+            guard byte == ASCII.space || byte == ASCII.lineFeed || byte == ASCII.carriageReturn || byte == ASCII.tab
+            else { return }
             position += 1
         }
     }
@@ -219,12 +220,12 @@ extension FastJSONReader {
     /// Names the JSON type of the value starting at `position`, for an error message.
     func describeValue() -> String {
         switch current {
-        case .quote: "a string"
-        case .openBrace: "an object"
-        case .openBracket: "an array"
+        case ASCII.quote: "a string"
+        case ASCII.openBrace: "an object"
+        case ASCII.openBracket: "an array"
         case UInt8(ascii: "t"), UInt8(ascii: "f"): "a boolean"
         case UInt8(ascii: "n"): "null"
-        case .minus, UInt8(ascii: "0")...UInt8(ascii: "9"): "a number"
+        case ASCII.minus, UInt8(ascii: "0")...UInt8(ascii: "9"): "a number"
         default: describeByte(at: position)
         }
     }
@@ -257,7 +258,9 @@ extension PayloadDecodingError {
 
 // MARK: - Bytes
 
-extension UInt8 {
+/// The bytes of JSON's grammar (RFC 8259) that the reader compares with, by name: `ASCII.zero` is the digit `0`
+/// (0x30), not the integer zero.
+enum ASCII {
     static let quote = UInt8(ascii: "\"")
     static let backslash = UInt8(ascii: "\\")
     static let slash = UInt8(ascii: "/")
@@ -275,8 +278,10 @@ extension UInt8 {
     static let tab = UInt8(ascii: "\t")
     static let lineFeed = UInt8(ascii: "\n")
     static let carriageReturn = UInt8(ascii: "\r")
+}
 
+extension UInt8 {
     /// Whether the byte is an ASCII digit.
     @inline(__always)
-    var isDigit: Bool { self &- .zero < 10 }
+    var isDigit: Bool { self &- ASCII.zero < 10 }
 }

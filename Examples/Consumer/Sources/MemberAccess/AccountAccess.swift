@@ -3,13 +3,13 @@ import Foundation
 
 /// Who may use what in a downstream app: each account's App Store history, recomputed on every notification.
 ///
-/// A family member's notifications carry no `appAccountToken`, so the ledger links accounts by the member's own
+/// A family member's notifications carry no `appAccountToken`, so it links accounts by the member's own
 /// `originalTransactionId`, as Apple advises. Notification bodies go through a `NotificationIntake`: in production
 /// with Apple's verifier, in tests with `FakeJWSVerifier`. Each notification is taken once, by `notificationUUID`,
 /// however often Apple sends it; one the verifier could not check is answered 503 and not taken, so Apple sends it again.
-public struct AccessLedger<Verifier: SignedDataVerifying>: Sendable {
-    /// An account's history, by account.
-    public private(set) var histories: [String: History] = [:]
+public struct AccountAccess<Verifier: SignedDataVerifying>: Sendable {
+    /// An account's App Store history, by account, as FamilyEntitlements keeps it over time.
+    public private(set) var ledgers: [String: CustomerLedger] = [:]
     /// The `notificationUUID`s taken so far.
     public private(set) var taken: Set<String> = []
     private var accounts: [String: String] = [:]
@@ -39,15 +39,14 @@ public struct AccessLedger<Verifier: SignedDataVerifying>: Sendable {
         guard let uuid = notification.notificationUUID, !taken.contains(uuid) else { return 200 }
         taken.insert(uuid)
         if let original = notification.data?.transactionInfo?.originalTransactionId, let account = accounts[original] {
-            histories[account, default: History()].notifications.append(notification)
+            ledgers[account, default: CustomerLedger()].absorb(verified)
         }
         return 200
     }
 
     /// Whether an account may use an entitlement at an instant, recomputed from its whole history as Apple asks.
     public func hasAccess(_ account: String, to entitlement: String, at instant: Date) -> Bool {
-        guard let history = histories[account] else { return false }
-        return rebuildEntitlements(history: history, asOf: instant, catalog: catalog).hasAccess(
-            to: EntitlementID(entitlement))
+        guard let ledger = ledgers[account] else { return false }
+        return ledger.rebuild(asOf: instant, catalog: catalog).hasAccess(to: EntitlementID(entitlement))
     }
 }

@@ -27,19 +27,17 @@ extension History {
 }
 
 extension History: FastJSONDecodable {
-    private static let fastJSONFields = FastJSONFields<CodingKeys>()
+    static let fastJSONFields = FastJSONFields<CodingKeys>()
 
-    static var empty: Self { History() }
+    init(fieldsAbsent: ()) { self.init() }
 
-    static func decodeFastJSON(
-        from reader: inout FastJSONReader, into value: inout Self
+    static func readFastJSONMember(
+        _ key: CodingKeys, from reader: inout FastJSONReader, into value: inout Self
     ) throws(PayloadDecodingError) {
-        try reader.readMembers(fastJSONFields) { key, reader throws(PayloadDecodingError) in
-            switch key {
-            case .transactions: value.transactions = try reader.readArray(of: TransactionPayload.self) ?? []
-            case .renewalInfos: value.renewalInfos = try reader.readArray(of: RenewalInfoPayload.self) ?? []
-            case .notifications: value.notifications = try reader.readArray(of: NotificationPayload.self) ?? []
-            }
+        switch key {
+        case .transactions: value.transactions = try reader.readArray(of: TransactionPayload.self) ?? []
+        case .renewalInfos: value.renewalInfos = try reader.readArray(of: RenewalInfoPayload.self) ?? []
+        case .notifications: value.notifications = try reader.readArray(of: NotificationPayload.self) ?? []
         }
     }
 }

@@ -13,20 +13,15 @@ extension TransactionInfoResponse {
 }
 
 extension TransactionInfoResponse: FastJSONDecodable {
-    private static let fastJSONFields = FastJSONFields<CodingKeys>()
+    static let fastJSONFields = FastJSONFields<CodingKeys>()
 
-    static var empty: Self { Self(fieldsAbsent: ()) }
+    init(fieldsAbsent: ()) {}
 
-    /// Every field absent: each optional stored property starts as nil (see `TransactionPayload`'s).
-    private init(fieldsAbsent: ()) {}
-
-    static func decodeFastJSON(
-        from reader: inout FastJSONReader, into value: inout Self
+    static func readFastJSONMember(
+        _ key: CodingKeys, from reader: inout FastJSONReader, into value: inout Self
     ) throws(PayloadDecodingError) {
-        try reader.readMembers(fastJSONFields) { key, reader throws(PayloadDecodingError) in
-            switch key {
-            case .signedTransactionInfo: value.signedTransactionInfo = try reader.readString()
-            }
+        switch key {
+        case .signedTransactionInfo: value.signedTransactionInfo = try reader.readString()
         }
     }
 }

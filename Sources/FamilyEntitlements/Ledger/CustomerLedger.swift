@@ -1,0 +1,196 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// One customer's App Store history as a service keeps it over time: what it learns, absorbed in any order and any
+/// number of times, and compacted so that it grows with the customer's transactions, not with their notifications.
+///
+/// A service keeps one ledger per customer (in a database row or a key-value store, as the JSON form of
+/// `docs/ledger.md`), absorbs every verified notification, every verified transaction and renewal info from the App
+/// Store Server API, and the app's StoreKit transactions, then decides with `rebuild(asOf:environment:catalog:)`. Each
+/// absorb says what it changed (`LedgerChange`): nothing for a repeat, a conflict reported and kept for the same key
+/// with other content. `compacted(asOf:)` drops what can no longer change a decision at or after an instant.
+///
+/// Pure like the rest of the library: no clock, no I/O. Entries are held as sets, so the same entries absorbed in any
+/// order make equal ledgers, and `history` lists them in one canonical order.
+public struct CustomerLedger: Hashable, Sendable {
+    /// Transaction snapshots held on their own (from the App Store Server API, StoreKit, or kept by compaction).
+    public private(set) var transactions: Set<TransactionPayload> = []
+    /// Renewal-info snapshots held on their own.
+    public private(set) var renewalInfos: Set<RenewalInfoPayload> = []
+    /// Notifications, each with its decoded transaction and renewal info and without their signed strings.
+    public private(set) var notifications: Set<NotificationPayload> = []
+
+    /// An empty ledger.
+    public init() {}
+
+    /// A ledger holding every entry of a history.
+    public init(_ history: History) {
+        absorb(history)
+    }
+
+    /// The number of entries held: a measure of the stored size.
+    public var count: Int { transactions.count + renewalInfos.count + notifications.count }
+
+    /// The entries as a history for `rebuildEntitlements(history:asOf:)`, in one canonical order.
+    public var history: History {
+        History(
+            transactions: Self.canonical(transactions, signed: \.signedDate, key: \.transactionId),
+            renewalInfos: Self.canonical(renewalInfos, signed: \.signedDate, key: \.originalTransactionId),
+            notifications: Self.canonical(notifications, signed: \.signedDate, key: \.notificationUUID))
+    }
+
+    /// Decides from every entry held, at an instant: `rebuildEntitlements(history:asOf:environment:catalog:)`.
+    public func rebuild(
+        asOf instant: Date, environment: Environment = .production, catalog: ProductCatalog? = nil
+    ) -> EntitlementReport {
+        rebuildEntitlements(history: history, asOf: instant, environment: environment, catalog: catalog)
+    }
+
+    // MARK: Absorbing
+
+    /// Absorbs a notification that `NotificationIntake` verified and accepted: its own event, with its verified
+    /// transaction and renewal info.
+    @discardableResult
+    public mutating func absorb(_ verified: VerifiedNotification) -> LedgerChange {
+        absorb(verified.notification)
+    }
+
+    /// Absorbs a decoded notification, with its decoded `data.transactionInfo` and `data.renewalInfo` (verify the
+    /// signed strings first: `NotificationIntake` does).
+    ///
+    /// The signed strings are not kept where their decoded contents are, so that the ledger stays small; they are
+    /// never read by the rebuild. An equal notification is a repeat; the same `notificationUUID` with other content,
+    /// or a nested snapshot that differs from one held with the same id and signedDate, is kept and reported.
+    @discardableResult
+    public mutating func absorb(_ notification: NotificationPayload) -> LedgerChange {
+        let notification = Self.stored(notification)
+        let key = LedgerKey.notification(notificationUUID: notification.notificationUUID)
+        if notifications.contains(notification) { return .unchanged(key) }
+        var conflicts: [LedgerKey] = []
+        if let uuid = notification.notificationUUID, notifications.contains(where: { $0.notificationUUID == uuid }) {
+            conflicts.append(key)
+        }
+        if let transaction = notification.data?.transactionInfo {
+            conflicts += transactionConflicts(with: transaction)
+        }
+        if let renewalInfo = notification.data?.renewalInfo {
+            conflicts += renewalInfoConflicts(with: renewalInfo)
+        }
+        notifications.insert(notification)
+        return conflicts.isEmpty ? .added(key) : .conflicting(key, with: conflicts)
+    }
+
+    /// Absorbs a verified transaction: from Get Transaction History, Get Transaction Info, Get All Subscription
+    /// Statuses, or the app (StoreKit's `Transaction`). A snapshot the ledger already holds, on its own or inside a
+    /// notification that vouches for it unchanged, is a repeat.
+    @discardableResult
+    public mutating func absorb(_ transaction: TransactionPayload) -> LedgerChange {
+        let key = LedgerKey.transaction(transactionId: transaction.transactionId, signedDate: transaction.signedDate)
+        if transactions.contains(transaction) { return .unchanged(key) }
+        if notifications.contains(where: {
+            $0.data?.transactionInfo == transaction && Self.isTransparent($0.data, for: transaction)
+        }) {
+            return .unchanged(key)
+        }
+        let conflicts = transactionConflicts(with: transaction)
+        transactions.insert(transaction)
+        return conflicts.isEmpty ? .added(key) : .conflicting(key, with: conflicts)
+    }
+
+    /// Absorbs a verified renewal info, as from Get All Subscription Statuses.
+    @discardableResult
+    public mutating func absorb(_ renewalInfo: RenewalInfoPayload) -> LedgerChange {
+        let key = LedgerKey.renewalInfo(
+            originalTransactionId: renewalInfo.originalTransactionId, signedDate: renewalInfo.signedDate)
+        if renewalInfos.contains(renewalInfo) { return .unchanged(key) }
+        let conflicts = renewalInfoConflicts(with: renewalInfo)
+        renewalInfos.insert(renewalInfo)
+        return conflicts.isEmpty ? .added(key) : .conflicting(key, with: conflicts)
+    }
+
+    /// Absorbs a StoreKit `Transaction.jsonRepresentation` (or any decoded transaction's JSON), naming the JSON path
+    /// of anything wrong.
+    @discardableResult
+    public mutating func absorb(transactionJSON: some DataProtocol) throws(PayloadDecodingError) -> LedgerChange {
+        absorb(try TransactionPayload(jsonData: transactionJSON))
+    }
+
+    /// Absorbs every entry of a history: its transactions, then its renewal infos, then its notifications.
+    @discardableResult
+    public mutating func absorb(_ history: History) -> [LedgerChange] {
+        history.transactions.map { absorb($0) } + history.renewalInfos.map { absorb($0) }
+            + history.notifications.map { absorb($0) }
+    }
+
+    // MARK: Keys and conflicts
+
+    /// The snapshots held of the transaction, on their own and inside notifications, that share its transactionId
+    /// and signedDate with other content.
+    private func transactionConflicts(with transaction: TransactionPayload) -> [LedgerKey] {
+        let key = LedgerKey.transaction(transactionId: transaction.transactionId, signedDate: transaction.signedDate)
+        let held =
+            transactions.contains { Self.collides($0, transaction) }
+            || notifications.contains { $0.data?.transactionInfo.map { Self.collides($0, transaction) } ?? false }
+        return held ? [key] : []
+    }
+
+    private func renewalInfoConflicts(with renewalInfo: RenewalInfoPayload) -> [LedgerKey] {
+        let key = LedgerKey.renewalInfo(
+            originalTransactionId: renewalInfo.originalTransactionId, signedDate: renewalInfo.signedDate)
+        let held =
+            renewalInfos.contains { Self.collides($0, renewalInfo) }
+            || notifications.contains { $0.data?.renewalInfo.map { Self.collides($0, renewalInfo) } ?? false }
+        return held ? [key] : []
+    }
+
+    private static func collides(_ held: TransactionPayload, _ new: TransactionPayload) -> Bool {
+        held.transactionId == new.transactionId && held.signedDate == new.signedDate && held != new
+    }
+
+    private static func collides(_ held: RenewalInfoPayload, _ new: RenewalInfoPayload) -> Bool {
+        held.originalTransactionId == new.originalTransactionId && held.signedDate == new.signedDate && held != new
+    }
+
+    /// Whether a notification's wrapper admits its transaction exactly when the transaction alone would be admitted:
+    /// the same environment and bundle id.
+    static func isTransparent(_ data: NotificationData?, for transaction: TransactionPayload) -> Bool {
+        guard let data else { return true }
+        return data.environment == transaction.environment && data.bundleId == transaction.bundleId
+    }
+
+    /// The notification as the ledger keeps it: without the signed strings whose decoded contents it carries.
+    static func stored(_ notification: NotificationPayload) -> NotificationPayload {
+        var stored = notification
+        if stored.data?.transactionInfo != nil { stored.data?.signedTransactionInfo = nil }
+        if stored.data?.renewalInfo != nil { stored.data?.signedRenewalInfo = nil }
+        return stored
+    }
+
+    mutating func replace(
+        transactions: Set<TransactionPayload>, renewalInfos: Set<RenewalInfoPayload>,
+        notifications: Set<NotificationPayload>
+    ) {
+        self.transactions = transactions
+        self.renewalInfos = renewalInfos
+        self.notifications = notifications
+    }
+
+    /// The entries ordered by signedDate, then key, then JSON: the same for any order of arrival.
+    static func canonical<Entry: AppStorePayload>(
+        _ entries: Set<Entry>, signed: KeyPath<Entry, Date?>, key: KeyPath<Entry, String?>
+    ) -> [Entry] {
+        let keyed = entries.map { entry in
+            (entry: entry, signed: entry[keyPath: signed] ?? .distantPast, key: entry[keyPath: key] ?? "")
+        }
+        return keyed.sorted { lhs, rhs in
+            if lhs.signed != rhs.signed { return lhs.signed < rhs.signed }
+            if lhs.key != rhs.key { return lhs.key < rhs.key }
+            let left = (try? lhs.entry.jsonData()) ?? Data()
+            let right = (try? rhs.entry.jsonData()) ?? Data()
+            return left.lexicographicallyPrecedes(right)
+        }.map(\.entry)
+    }
+}

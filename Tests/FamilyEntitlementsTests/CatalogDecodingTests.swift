@@ -1,0 +1,71 @@
+import FamilyEntitlements
+import Foundation
+import Testing
+
+/// A catalog that cannot be read is an error naming the path, never a catalog that silently unlocks nothing.
+struct CatalogDecodingTests {
+    struct Case: CustomTestStringConvertible, Sendable {
+        var name: String
+        var json: String
+        var code: PayloadDecodingError.Code
+        var path: String
+        var testDescription: String { name }
+    }
+
+    static let cases: [Case] = [
+        Case(
+            name: "a misspelt key of a product", json: #"{"products": {"pro": {"entitlemnts": ["pro"]}}}"#,
+            code: .unknownKey, path: "products.pro.entitlemnts"),
+        Case(
+            name: "a misspelt top-level key", json: #"{"bundleID": "com.example.app", "products": {}}"#,
+            code: .unknownKey, path: "bundleID"),
+        Case(
+            name: "a history file passed as the catalog", json: #"{"transactions": [], "renewalInfos": []}"#,
+            code: .unknownKey, path: "renewalInfos"),
+        Case(name: "a bare array of transactions", json: #"[{"transactionId": "1"}]"#, code: .wrongType, path: ""),
+        Case(
+            name: "entitlements of the wrong shape", json: #"{"products": {"pro": {"entitlements": "pro"}}}"#,
+            code: .wrongType, path: "products.pro.entitlements"),
+    ]
+
+    @Test(arguments: cases)
+    func unreadableCatalogIsATypedError(_ row: Case) {
+        #expect(throws: PayloadDecodingError.self) { try ProductCatalog(jsonData: Data(row.json.utf8)) }
+        do {
+            _ = try ProductCatalog(jsonData: Data(row.json.utf8))
+        } catch {
+            #expect(error.code == row.code, "\(error)")
+            #expect(error.path == row.path, "\(error)")
+        }
+    }
+
+    @Test func readableCatalogStillDecodes() throws {
+        let json =
+            #"{"bundleId": "com.example.app", "products": {"m": {"entitlements": ["pro"], "type": "Auto-Renewable Subscription"}, "y": {}}}"#
+        let catalog = try ProductCatalog(jsonData: Data(json.utf8))
+        #expect(catalog.bundleId == "com.example.app")
+        #expect(catalog.entitlements(of: "m") == ["pro"])
+        #expect(catalog.entitlements(of: "y") == ["y"])
+        #expect(try ProductCatalog(jsonData: catalog.jsonData()) == catalog)
+    }
+
+    /// `catalog: nil` means none; an empty catalog means one that names no product: nothing unlocks, reported.
+    @Test func noCatalogIsNotAnEmptyCatalog() {
+        let history = History(transactions: [Given.oneTime("5001", Given.lifetime, type: .nonConsumable, on: 0)])
+        let none = rebuildEntitlements(history: history, asOf: Given.day(1), catalog: nil)
+        let empty = rebuildEntitlements(history: history, asOf: Given.day(1), catalog: ProductCatalog())
+        #expect(none.hasAccess(to: EntitlementID(Given.lifetime)))
+        #expect(!empty.hasAccess(to: EntitlementID(Given.lifetime)))
+        #expect(empty.diagnostics.map(\.code).contains(.uncataloguedProduct))
+        #expect(!none.diagnostics.map(\.code).contains(.uncataloguedProduct))
+    }
+
+    @Test func toolRefusesHistoryPassedAsCatalog() throws {
+        let history = #"{"transactions": [{"transactionId": "1", "originalTransactionId": "1"}]}"#
+        let file = try EntitlementsTool.temporaryFile(Data(history.utf8), named: "history-as-catalog.json")
+        let result = try EntitlementsTool.run(["rebuild", file.path, "--as-of", "0", "--catalog", file.path])
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("unknown_key"), "stderr: \(result.standardError)")
+        #expect(result.standardError.contains("transactions"), "stderr: \(result.standardError)")
+    }
+}
