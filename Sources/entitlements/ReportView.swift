@@ -125,11 +125,15 @@ struct HistoryFacts {
     func revocation(of transactionId: String) -> Revocation? {
         let transaction = transactions[transactionId]
         let notice = revokeNotices[transactionId]
+        if let transaction, transaction.isUpgraded == true {
+            // An upgrade ends the old product when the upgraded snapshot was signed, where it carries no
+            // revocationDate.
+            return Revocation(
+                date: transaction.revocationDate ?? transaction.signedDate, kind: .upgrade, noticeDate: notice)
+        }
         guard transaction?.revocationDate != nil || notice != nil else { return nil }
         let kind: Revocation.Kind
-        if transaction?.isUpgraded == true {
-            kind = .upgrade
-        } else if let type = transaction?.revocationType {
+        if let type = transaction?.revocationType {
             kind =
                 type == .familyRevoke || type == .assignmentRevoke
                 ? .familyRevocation : (type == .refundFull || type == .refundProrated ? .refund : .revoked)
