@@ -41,6 +41,29 @@ enum Output {
         _ = write(newline ? text + "\n" : text, to: STDERR_FILENO)
     }
 
+    /// Writes `text` to the file at `path`, created or truncated in place: never replaced by a new file, so that a
+    /// symbolic link, a FIFO or a device such as /dev/null stays what it is.
+    static func write(_ text: String, toPath path: String, what: String) throws(InputError) {
+        let descriptor = systemOpen(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw InputError("cannot write \(what) to \(Input.displayName(path)): \(describe(errno: errno))")
+        }
+        defer { close(descriptor) }
+        if let code = write(text, to: descriptor) {
+            throw InputError("cannot write \(what) to \(Input.displayName(path)): \(describe(errno: code))")
+        }
+    }
+
+    private static func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
+        #if canImport(Darwin)
+            Darwin.open(path, flags, mode)
+        #elseif canImport(Musl)
+            Musl.open(path, flags, mode)
+        #else
+            Glibc.open(path, flags, mode)
+        #endif
+    }
+
     /// Writes all of `text` to a file descriptor, retrying after interruptions and short writes; the `errno` of a
     /// failure, or nil.
     private static func write(_ text: String, to descriptor: Int32) -> Int32? {

@@ -186,9 +186,7 @@ enum ReconcileCommand {
             try Output.standardOutput(text)
             return
         }
-        guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else {
-            throw InputError("cannot write the summary to \(Input.displayName(path))")
-        }
+        try Output.write(text, toPath: path, what: "the summary")
     }
 
     /// A percentage as JSON, to at most four decimals.

@@ -60,7 +60,9 @@ struct CommandLineStandaloneTests {
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         let history = work.appendingPathComponent("history.json")
         try Scenario.purchaserRefundedMember.historyData().write(to: history)
-        let line = Data(#"{"customer":"c1","history":"#.utf8) + (try Scenario.purchaserRefundedMember.historyData())
+        let line =
+            Data(#"{"customer":"c1","history":"#.utf8)
+            + (try Scenario.purchaserRefundedMember.historyData())
             .filter { $0 != 0x0A } + Data("}\n".utf8)
         try line.write(to: work.appendingPathComponent("fleet.ndjson"))
         let notification = work.appendingPathComponent("notification.json")
@@ -130,7 +132,9 @@ struct CommandLineStandaloneTests {
             try Data(result.standardOutput.utf8).write(to: stored)
         }
         let expected = try String(contentsOf: stored, encoding: .utf8)
-        #expect(result.standardOutput == expected, "regenerate with REGENERATE_CLI_SVG=1 swift test --filter storedTimeline")
+        #expect(
+            result.standardOutput == expected, "regenerate with REGENERATE_CLI_SVG=1 swift test --filter storedTimeline"
+        )
         // The picture answers "why did this member lose access": the refund mark, labelled with its transaction
         // and rule, and the instant of evaluation.
         #expect(expected.contains("510000000000202 · rule 7: refund"))
@@ -147,7 +151,10 @@ struct CommandLineStandaloneTests {
         let retry = try Self.svg(of: .billingRetry)
         #expect(retry.standardOutput.contains("class=\"billing-retry\""))
         let upgrade = try Self.svg(of: .upgradeAndDowngrade)
-        #expect(upgrade.standardOutput.contains(": upgrade</text>"))
+        let upgradeMark = upgrade.standardOutput.split(separator: "\n").first {
+            $0.contains(">510000800000101 · ") && $0.hasSuffix("upgrade</text>")
+        }
+        #expect(upgradeMark != nil, "the upgraded transaction is marked")
     }
 
     @Test("strings from the input are escaped in the SVG as in the table, and the SVG stays well-formed")

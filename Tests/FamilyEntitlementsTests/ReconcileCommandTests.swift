@@ -26,6 +26,14 @@ struct ReconcileCommandTests {
         text.utf8.reduce(14_695_981_039_346_656_037) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }
     }
 
+    /// Runs `reconcile` on `input` written to a file: the tool writes while it reads, and a test that wrote a large
+    /// input to its standard input before reading its output would wait for ever on a full pipe.
+    static func reconcile(_ options: [String], input: String) throws -> EntitlementsTool.Result {
+        let file = try EntitlementsTool.temporaryFile(Data(input.utf8), named: "fleet.ndjson")
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        return try EntitlementsTool.run(["reconcile", file.path] + options)
+    }
+
     static func objects(_ output: String) throws -> [[String: Any]] {
         try output.split(separator: "\n").map {
             try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
@@ -79,8 +87,7 @@ struct ReconcileCommandTests {
     func orderAndErrors() throws {
         let fleet = try Self.fleet()
         for jobs in ["1", "4"] {
-            let result = try EntitlementsTool.run(
-                ["reconcile", "--as-of", Self.instant, "--jobs", jobs], input: Data(fleet.input.utf8))
+            let result = try Self.reconcile(["--as-of", Self.instant, "--jobs", jobs], input: fleet.input)
             #expect(result.status == 1, "a line failed")
             let objects = try Self.objects(result.standardOutput)
             #expect(objects.count == fleet.customers.count, "one line per non-blank input line, nothing dropped")
@@ -104,8 +111,7 @@ struct ReconcileCommandTests {
         var seen: [String] = []
         var unreadable = 0
         for index in 0..<3 {
-            let result = try EntitlementsTool.run(
-                ["reconcile", "--as-of", Self.instant, "--shard", "\(index)/3"], input: Data(fleet.input.utf8))
+            let result = try Self.reconcile(["--as-of", Self.instant, "--shard", "\(index)/3"], input: fleet.input)
             let objects = try Self.objects(result.standardOutput)
             for object in objects {
                 guard let customer = object["customer"] as? String else {
@@ -161,9 +167,28 @@ struct ReconcileCommandTests {
         #expect(abs(percentage - 200.0 / 3) < 0.001)
     }
 
+    @Test("--summary writes into the path it is given, never replacing it: a symbolic link stays a link")
+    func summaryWritesInPlace() throws {
+        let input = try Self.line(customer: "one", scenario: .billingRetry) + "\n"
+        let stored = try EntitlementsTool.temporaryFile(Data(), named: "stored.ndjson")
+        let folder = stored.deletingLastPathComponent()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let target = folder.appendingPathComponent("target.json")
+        try Data().write(to: target)
+        let link = folder.appendingPathComponent("link.json")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+        let result = try Self.reconcile(
+            ["--as-of", Self.instant, "--stored", stored.path, "--summary", link.path], input: input)
+        #expect(result.status == 0, "\(result.standardError)")
+        let attributes = try FileManager.default.attributesOfItem(atPath: link.path)
+        #expect(attributes[.type] as? FileAttributeType == .typeSymbolicLink)
+        #expect(try String(contentsOf: target, encoding: .utf8).hasPrefix("{\"subscribers\":0,"))
+    }
+
     @Test("a line longer than --max-line-bytes is an error line and the next line is read")
     func longLine() throws {
-        let input = try Self.line(customer: "long", scenario: .billingRetry) + "\n"
+        let input =
+            try Self.line(customer: "long", scenario: .billingRetry) + "\n"
             + #"{"customer": "short", "history": {}}"# + "\n"
         let result = try EntitlementsTool.run(
             ["reconcile", "--as-of", Self.instant, "--max-line-bytes", "100"], input: Data(input.utf8))
