@@ -23,7 +23,8 @@ struct CommandLineDocsTests {
         while index < lines.count {
             let line = lines[index]
             index += 1
-            guard line.hasPrefix("<!-- cli-test: exit "), let status = Int32(line.dropFirst(20).prefix(while: \.isNumber))
+            let marker = "<!-- cli-test: exit "
+            guard line.hasPrefix(marker), let status = Int32(line.dropFirst(marker.count).prefix(while: \.isNumber))
             else { continue }
             guard index < lines.count, lines[index] == "```sh" else { continue }
             index += 1

@@ -12,7 +12,8 @@ import Testing
 /// The tool as a new user meets it: help on every command, each misuse with its own message and exit code, the JWS
 /// notice only for JWS, and a table that says when and why revoked access ended.
 @Suite(
-    "The entitlements tool's usage", .enabled(if: EntitlementsTool.executable != nil, "the entitlements executable is built"))
+    "The entitlements tool's usage",
+    .enabled(if: EntitlementsTool.executable != nil, "the entitlements executable is built"))
 struct CommandLineUsageTests {
     static let commands: [(name: String, options: [String])] = [
         ("rebuild", ["--as-of", "--environment", "--catalog", "--format", "--kind", "--max-input-bytes"]),
