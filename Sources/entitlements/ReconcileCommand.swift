@@ -24,7 +24,9 @@ enum ReconcileCommand {
             case skipped
             /// A report; with `--stored`, the entitlements each side grants and the stored entry's index, if any.
             case report(customer: String, atApple: [String], inService: [String]?, storedIndex: Int?)
-            case error
+            /// An error line; the stored entry of its customer, if any, so that the summary does not count a
+            /// customer whose history could not be read as one the input never named.
+            case error(storedIndex: Int?)
         }
 
         var kind: Kind
@@ -90,7 +92,7 @@ enum ReconcileCommand {
         if let stored {
             let summary = writer.summary(storedOnly: stored.unmatched(writer.matched))
             if let summaryPath {
-                try writeSummary(summary, to: summaryPath)
+                try writeSummary(summary, failedLines: writer.failed, to: summaryPath)
             }
         }
         if writer.failed > 0 {
@@ -170,18 +172,19 @@ enum ReconcileCommand {
                 "{\"customer\":\(customer.map(JSONText.string) ?? "null"),\"line\":\(number),\"error\":{"
                 + "\"code\":\(JSONText.string(failure.code.rawValue)),\"path\":\(JSONText.string(failure.path)),"
                 + "\"message\":\(JSONText.string(failure.message))}}\n"
-            return Outcome(kind: .error, text: text)
+            return Outcome(kind: .error(storedIndex: customer.flatMap { settings.stored?.index(of: $0) }), text: text)
         }
     }
 
-    static func writeSummary(_ summary: DriftReport<String>, to path: String) throws {
+    static func writeSummary(_ summary: DriftReport<String>, failedLines: Int, to path: String) throws {
         let text =
             "{\"subscribers\":\(summary.subscribers),"
             + "\"activeAtApple\":\(summary.activeAtApple),\"activeInService\":\(summary.activeInService),"
             + "\"missingInService\":\(JSONText.array(summary.missingInService.sorted())),"
             + "\"missingAtApple\":\(JSONText.array(summary.missingAtApple.sorted())),"
             + "\"driftPercentage\":\(percentage(summary.driftPercentage)),"
-            + "\"needsAlert\":\(summary.needsAlert),\"alertThreshold\":\(percentage(summary.alertThreshold))}\n"
+            + "\"needsAlert\":\(summary.needsAlert),\"alertThreshold\":\(percentage(summary.alertThreshold)),"
+            + "\"failedLines\":\(failedLines)}\n"
         if path == "-" {
             try Output.standardOutput(text)
             return
@@ -228,8 +231,9 @@ struct OrderedWriter {
                 switch outcome.kind {
                 case .skipped:
                     continue
-                case .error:
+                case .error(let storedIndex):
                     failed += 1
+                    if let storedIndex { matched[storedIndex] = true }
                 case .report(let customer, let atApple, let inService, let storedIndex):
                     transactions += outcome.transactions
                     if let storedIndex { matched[storedIndex] = true }

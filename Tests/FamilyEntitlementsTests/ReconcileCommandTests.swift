@@ -167,6 +167,24 @@ struct ReconcileCommandTests {
         #expect(abs(percentage - 200.0 / 3) < 0.001)
     }
 
+    @Test("a stored customer whose line cannot be read is counted as failed, not as missing at Apple")
+    func unreadableStoredCustomer() throws {
+        let premium = DemoProduct.premiumMonthly.productId
+        let input = #"{"customer": "unreadable", "history": {"transactions": [{"price": "4.99"}]}}"# + "\n"
+        let stored = #"{"customer": "unreadable", "entitlements": {"\#(premium)": true}}"# + "\n"
+        let storedFile = try EntitlementsTool.temporaryFile(Data(stored.utf8), named: "stored.ndjson")
+        let folder = storedFile.deletingLastPathComponent()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let summaryFile = folder.appendingPathComponent("summary.json")
+        let result = try Self.reconcile(
+            ["--as-of", Self.instant, "--stored", storedFile.path, "--summary", summaryFile.path], input: input)
+        #expect(result.status == 1)
+        let summary = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: summaryFile)) as? [String: Any])
+        #expect(summary["missingAtApple"] as? [String] == [])
+        #expect(summary["failedLines"] as? Int == 1)
+    }
+
     @Test("--summary writes into the path it is given, never replacing it: a symbolic link stays a link")
     func summaryWritesInPlace() throws {
         let input = try Self.line(customer: "one", scenario: .billingRetry) + "\n"
