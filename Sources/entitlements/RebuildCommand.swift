@@ -56,13 +56,26 @@ enum RebuildCommand {
         case (.json, _), (_, .json):
             try Output.print(try ReportView.contractJSON(report))
         case (_, .svg):
-            try Output.print(TimelineSVG(report: ReportView(report), facts: HistoryFacts(history)).render())
+            try Output.print(
+                TimelineSVG(
+                    report: ReportView(report),
+                    facts: HistoryFacts(history, asOf: report.asOf, environment: report.environment)
+                ).render())
         case (_, .text):
-            try Output.print(ReportText.explanation(of: ReportView(report), facts: HistoryFacts(history)))
+            try Output.print(
+                ReportText.explanation(
+                    of: ReportView(report),
+                    facts: HistoryFacts(history, asOf: report.asOf, environment: report.environment)))
         case (_, nil) where explain:
-            try Output.print(ReportText.explanation(of: ReportView(report), facts: HistoryFacts(history)))
+            try Output.print(
+                ReportText.explanation(
+                    of: ReportView(report),
+                    facts: HistoryFacts(history, asOf: report.asOf, environment: report.environment)))
         default:
-            try Output.print(ReportText.table(of: ReportView(report), facts: HistoryFacts(history)))
+            try Output.print(
+                ReportText.table(
+                    of: ReportView(report),
+                    facts: HistoryFacts(history, asOf: report.asOf, environment: report.environment)))
         }
     }
 }

@@ -80,6 +80,7 @@ enum ReportText {
     /// When a revoked product's access ended: its transaction's revocationDate, or the REVOKE notification's
     /// signing instant where the transaction carries none (a member who left the family).
     static func endOfAccess(_ product: ReportView.Product, facts: HistoryFacts) -> Date? {
+        if let revokedAt = product.revokedAt { return revokedAt }
         let revocation = facts.revocation(of: product.transactionId)
         return revocation?.date ?? revocation?.noticeDate
     }

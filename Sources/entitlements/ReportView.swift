@@ -19,6 +19,8 @@ struct ReportView {
         var transactionId: String
         var originalTransactionId: String
         var because: [String]
+        /// When the rebuild ended access by revocation: the revocationDate or REVOKE instant its evidence names.
+        var revokedAt: Date?
         /// The rule of each reason that names a transaction, by transaction id, in the evidence's order.
         var rules: [(transactionId: String, rule: Int)]
     }
@@ -49,11 +51,22 @@ struct ReportView {
                     "\(((try? $0.formattedAmount()) ?? "\($0.milliunits)/1000")) \($0.currency)"
                 },
                 transactionId: product.transactionId, originalTransactionId: product.originalTransactionId.rawValue,
-                because: product.because,
+                because: product.because, revokedAt: Self.revokedAt(product.reasons),
                 rules: product.reasons.compactMap { reason in
                     reason.fact.transactionId.map { ($0, reason.rule.rawValue) }
                 })
         }
+    }
+
+    /// The instant the evidence says access was revoked, where it says so.
+    static func revokedAt(_ reasons: [Reason]) -> Date? {
+        reasons.lazy.compactMap { reason -> Date? in
+            switch reason.fact {
+            case .revoked(_, let at, _, _, _, _): at
+            case .revokedByNotification(_, let signed, _, _): signed
+            default: nil
+            }
+        }.last
     }
 
     /// The entitlements a report grants, sorted: what reconciliation compares with the service.
@@ -69,8 +82,10 @@ struct ReportView {
 }
 
 /// What the history says about revocations and renewals that the report does not carry: when a transaction was
-/// revoked, by what, and the grace and billing-retry state of each subscription. Read from the newest snapshot of
-/// each transaction (history entries and the transactions notifications carry).
+/// revoked, by what, and the grace and billing-retry state of each subscription, for the lanes of the timeline. Read
+/// as the rebuild reads them: the newest snapshot of each transaction signed by the instant, of the report's
+/// environment (history entries and the transactions notifications carry), with rule 7's causes. Where the report
+/// itself says when access ended (`ReportView.Product.revokedAt`), that wins.
 struct HistoryFacts {
     struct Revocation {
         var date: Date?
@@ -79,7 +94,18 @@ struct HistoryFacts {
         var noticeDate: Date?
 
         enum Kind: String {
-            case refund, familyRevocation = "family revocation", upgrade, revoked
+            case refund, familyRevocation = "family revocation", assignmentRevocation = "assignment revocation"
+            case upgrade, revoked
+
+            /// The kind of a revocation of this cause.
+            init(_ cause: RevocationCause) {
+                switch cause {
+                case .refund, .proratedRefund: self = .refund
+                case .familyRevocation: self = .familyRevocation
+                case .assignmentRevocation: self = .assignmentRevocation
+                case .unknown: self = .revoked
+                }
+            }
         }
     }
 
@@ -90,17 +116,26 @@ struct HistoryFacts {
     /// REVOKE notifications' signing instants, by the transactionId they carry.
     var revokeNotices: [String: Date] = [:]
 
-    init(_ history: History) {
-        var all = history.transactions
-        var renewals = history.renewalInfos
+    init(_ history: History, asOf instant: Date, environment: Environment) {
+        func counts(_ signed: Date?, _ entryEnvironment: Environment?) -> Bool {
+            guard let signed, signed <= instant else { return false }
+            return entryEnvironment == environment
+        }
+        var all = history.transactions.filter { counts($0.signedDate, $0.environment) }
+        var renewals = history.renewalInfos.filter { counts($0.signedDate, $0.environment) }
         for notification in history.notifications {
-            if let transaction = notification.data?.transactionInfo {
+            guard counts(notification.signedDate, notification.data?.environment) else { continue }
+            if let transaction = notification.data?.transactionInfo,
+                counts(transaction.signedDate, transaction.environment)
+            {
                 all.append(transaction)
                 if notification.notificationType == .revoke, let id = transaction.transactionId {
                     revokeNotices[id] = max(revokeNotices[id] ?? .distantPast, notification.signedDate ?? .distantPast)
                 }
             }
-            if let renewal = notification.data?.renewalInfo { renewals.append(renewal) }
+            if let renewal = notification.data?.renewalInfo, counts(renewal.signedDate, renewal.environment) {
+                renewals.append(renewal)
+            }
         }
         for transaction in all {
             guard let id = transaction.transactionId else { continue }
@@ -137,19 +172,12 @@ struct HistoryFacts {
             return Revocation(
                 date: transaction.revocationDate ?? transaction.signedDate, kind: .upgrade, noticeDate: notice)
         }
-        guard transaction?.revocationDate != nil || notice != nil else { return nil }
-        let kind: Revocation.Kind
-        if let type = transaction?.revocationType {
-            kind =
-                type == .familyRevoke || type == .assignmentRevoke
-                ? .familyRevocation : (type == .refundFull || type == .refundProrated ? .refund : .revoked)
-        } else if transaction?.revocationDate == nil {
-            kind = .familyRevocation
-        } else if transaction?.revocationReason != nil {
-            kind = .refund
-        } else {
-            kind = .revoked
-        }
-        return Revocation(date: transaction?.revocationDate, kind: kind, noticeDate: notice)
+        // A REVOKE without revocationDate revokes a family member's copy only (rule 7).
+        let memberNotice = transaction?.inAppOwnershipType == .familyShared ? notice : nil
+        guard let transaction, transaction.revocationDate != nil || memberNotice != nil else { return nil }
+        let kind: Revocation.Kind =
+            transaction.revocationDate == nil
+            ? .familyRevocation : Revocation.Kind(RevocationCauseFinding.of(transaction).cause)
+        return Revocation(date: transaction.revocationDate, kind: kind, noticeDate: memberNotice)
     }
 }

@@ -47,6 +47,8 @@ struct TimelineSVG {
                     $1.purchaseDate ?? .distantPast, $1.transactionId ?? ""
                 )
             }
+            // The newest transaction's ownership, whichever the dictionary yielded first.
+            lane.ownership = lane.transactions.last?.inAppOwnershipType?.rawValue
             return lane
         }
         .sorted {
@@ -257,6 +259,7 @@ struct TimelineSVG {
         switch kind {
         case .refund: "#d62728"
         case .familyRevocation: "#9467bd"
+        case .assignmentRevocation: "#8c564b"
         case .upgrade: "#2ca02c"
         case .revoked: "#555555"
         }
