@@ -129,6 +129,11 @@ struct EntitlementChangeTests {
                 .accessGranted(yearly, state: .active),
             ]),
         Row(
+            testDescription: "access lost, not replaced: the other product of the chain had access already",
+            previous: report([product(monthly, .active), product(yearly, .active)]),
+            current: report([product(monthly, .revoked, revocation: .stated(.refund)), product(yearly, .active)]),
+            changes: [.accessLost(monthly, cause: .revoked(.refund))]),
+        Row(
             testDescription: "product replaced: a downgrade that took effect at renewal",
             previous: report(
                 [product(monthly, .expired, willRenew: false), product(yearly, .active, willRenew: true)],
