@@ -41,6 +41,8 @@ protocol EntitlementStore: Sendable {
     func report(of customer: String) async throws -> EntitlementReport?
     /// Replaces what the customer may use with the rebuilt report.
     func save(_ report: EntitlementReport, of customer: String) async throws
+    /// Schedules `decideAgain(customer:)` at the instant, in place of any schedule of the customer; nil: none.
+    func scheduleDecision(of customer: String, at instant: Date?) async throws
     /// The account links, to change and save back.
     func accountLinks() async throws -> AccountLinks
     /// Saves the account links; a compare-and-set in a real store, since two restores may race.

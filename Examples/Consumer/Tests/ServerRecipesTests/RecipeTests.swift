@@ -13,6 +13,7 @@ actor MemoryStore: EntitlementStore {
     var links = AccountLinks()
     var ledgers: [String: Data] = [:]
     var reports: [String: Data] = [:]
+    var schedules: [String: Date?] = [:]
     /// Where every transaction id names one customer, as the account links of a real store would say: that customer.
     let oneCustomer: String?
 
@@ -39,6 +40,7 @@ actor MemoryStore: EntitlementStore {
         rebuilds += 1
         reports[key(customer)] = try JSONEncoder().encode(report)
     }
+    func scheduleDecision(of customer: String, at instant: Date?) { schedules[key(customer)] = instant }
     func accountLinks() -> AccountLinks { links }
     func save(_ links: AccountLinks) { self.links = links }
 }

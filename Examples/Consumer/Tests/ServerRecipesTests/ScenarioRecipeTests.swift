@@ -37,7 +37,10 @@ struct ScenarioRecipeTests {
         var final: EntitlementReport
         var pushes: [(customer: String, codes: [String])]
         var statuses: [Int]
-        var logs: [String]
+        var store: MemoryStore
+        var pushLog: PushLog
+        /// The service as it runs at an instant.
+        var service: @Sendable (Date) -> AppStoreService<FakeJWSVerifier>
     }
 
     /// Delivers the scenario's history entry by entry, each at its signedDate, and decides again at its instant.
@@ -46,18 +49,16 @@ struct ScenarioRecipeTests {
         let expected = try scenario.expectedReport()
         let store = MemoryStore(oneCustomer: customer)
         let pushes = PushLog()
-        let logs = LogLines()
         let client = try AppStoreServerAPIClient(
             signingKey: "", keyId: "", issuerId: "", bundleId: DemoApp.bundleId, environment: .production)
         let catalog = try scenario.catalog()
-        func service(at instant: Date) -> AppStoreService<FakeJWSVerifier> {
+        let service: @Sendable (Date) -> AppStoreService<FakeJWSVerifier> = { instant in
             AppStoreService(
                 intake: NotificationIntake(
                     policy: .production(bundleId: DemoApp.bundleId, appAppleId: DemoApp.appAppleId),
                     verifier: FakeJWSVerifier()),
-                apiClient: client, store: store, logger: Logger { line in Task { await logs.append(line) } },
-                metrics: Metrics { _, _ in }, devices: Devices { await pushes.append($0, $1) }, catalog: catalog,
-                clock: { instant })
+                apiClient: client, store: store, logger: Logger { _ in }, metrics: Metrics { _, _ in },
+                devices: Devices { await pushes.append($0, $1) }, catalog: catalog, clock: { instant })
         }
         let deliveries =
             history.notifications.map { (date: $0.signedDate, delivery: Delivery.notification($0)) }
@@ -69,16 +70,18 @@ struct ScenarioRecipeTests {
             switch delivery {
             case .notification(let notification):
                 let body = try FakeJWSSigner().requestBody(for: notification)
-                statuses.append(await service(at: now).receiveAppStoreNotification(body: body))
+                statuses.append(await service(now).receiveAppStoreNotification(body: body))
             case .transaction(let transaction):
                 fetched.append(try FakeJWSSigner().sign(transaction))
                 await client.script(transactionHistory: fetched)
-                _ = try await service(at: now).rebuildFromApple(
+                _ = try await service(now).rebuildFromApple(
                     transactionId: try #require(transaction.originalTransactionId), asOf: now)
             }
         }
-        let final = try await service(at: expected.asOf).decideAgain(customer: customer)
-        return Run(final: final, pushes: await pushes.pushes, statuses: statuses, logs: await logs.lines)
+        let final = try await service(expected.asOf).decideAgain(customer: customer)
+        return Run(
+            final: final, pushes: await pushes.pushes, statuses: statuses, store: store, pushLog: pushes,
+            service: service)
     }
 
     /// What a decision grants, product by product: the fields a service acts on.
@@ -116,7 +119,7 @@ struct ScenarioRecipeTests {
     }
 
     @Test
-    func aFailedRenewalInTheGracePeriodKeepsAccess() async throws {
+    func aFailedRenewalKeepsAccessInTheGracePeriodAndLosesItWhenTheGraceEnds() async throws {
         let run = try await Self.run(.billingGracePeriod)
         #expect(run.final.products.map(\.state) == [.gracePeriod])
         #expect(run.final.hasAccess(to: "premium"))
@@ -124,12 +127,23 @@ struct ScenarioRecipeTests {
         let last = try #require(run.pushes.last)
         #expect(last.codes.contains("state_changed"))
         #expect(!run.pushes.contains { $0.codes.contains("access_lost") })
+        // The report is stored with when it stops holding: the end of the grace period.
+        let graceEnds = try #require(run.final.validUntil)
+        #expect(run.final.products.first?.expiresDate == graceEnds)
+        #expect(await run.store.schedules[Self.customer] == .some(graceEnds))
+        // The scheduled decision, without news from Apple, takes access away and says so.
+        let later = try await run.service(graceEnds).decideAgain(customer: Self.customer)
+        #expect(!later.hasAccess(to: "premium"))
+        #expect(later.changes(from: run.final).contains { $0.takesAccessAway })
+        let pushed = try #require(await run.pushLog.pushes.last)
+        #expect(pushed.codes.contains("access_lost") && pushed.codes.contains("entitlement_lost"), "\(pushed.codes)")
+        #expect(try await run.store.report(of: Self.customer) == later)
     }
-}
 
-/// The lines the service logged.
-actor LogLines {
-    var lines: [String] = []
-
-    func append(_ line: String) { lines.append(line) }
+    @Test(arguments: try recipeScenarios())
+    func theStoredReportIsTheFinalDecisionWithItsSchedule(_ scenario: Scenario) async throws {
+        let run = try await Self.run(scenario)
+        #expect(try await run.store.report(of: Self.customer) == run.final)
+        #expect(await run.store.schedules[Self.customer] == .some(run.final.validUntil))
+    }
 }
