@@ -53,7 +53,7 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
             uncataloguedProduct, inconsistentTransaction, conflictingSnapshots, unknownNotificationType,
             unknownNotificationSubtype, unknownOwnership, unknownProductType, unknownRevocationType,
             unknownRevocationReason, unknownOfferType, unknownAutoRenewStatus, familySharedConsumable,
-            missingDuration, missingExpiresDate, unexpectedRevoke, inexactPrice,
+            familySharedNonRenewing, missingDuration, missingExpiresDate, unexpectedRevoke, inexactPrice,
         ]
 
         /// An entry of another environment than the rebuild's; it never grants.
@@ -125,6 +125,9 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
         /// A consumable marked FAMILY_SHARED, which Family Sharing never allows.
         public static let familySharedConsumable = Code(
             rawValue: "family_shared_consumable", severity: .error, rule: .oneTimePurchases)
+        /// A non-renewing subscription marked FAMILY_SHARED, which Family Sharing never allows; it grants nothing.
+        public static let familySharedNonRenewing = Code(
+            rawValue: "family_shared_non_renewing", severity: .error, rule: .oneTimePurchases)
         /// A non-renewing subscription (or a product of unknown type) with no known duration; no access.
         public static let missingDuration = Code(
             rawValue: "missing_duration", severity: .error, rule: .oneTimePurchases)

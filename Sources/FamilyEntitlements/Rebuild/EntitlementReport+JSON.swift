@@ -11,7 +11,7 @@
 /// (three where the currency is unknown or the amount is finer) and `minorUnits` is null where not whole.
 extension EntitlementReport: Codable {
     enum CodingKeys: String, CodingKey {
-        case asOf, environment, customerStatus, customerReason, products, entitlements, diagnostics
+        case asOf, environment, customerStatus, customerReason, products, entitlements, diagnostics, validUntil
     }
 
     public init(from decoder: any Decoder) throws {
@@ -32,6 +32,7 @@ extension EntitlementReport: Codable {
         products = try container.decode([ProductDecision].self, forKey: .products)
         entitlements = try container.decode([EntitlementID: Bool].self, forKey: .entitlements)
         diagnostics = try container.decode([Diagnostic].self, forKey: .diagnostics)
+        validUntil = try container.decodeMillisecondDateIfPresent(forKey: .validUntil)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -43,6 +44,11 @@ extension EntitlementReport: Codable {
         try container.encode(products, forKey: .products)
         try container.encode(entitlements, forKey: .entitlements)
         try container.encode(diagnostics, forKey: .diagnostics)
+        if let validUntil {
+            try container.encodeMillisecondDateIfPresent(validUntil, forKey: .validUntil)
+        } else {
+            try container.encodeNil(forKey: .validUntil)
+        }
     }
 
     /// The report as the contract's JSON: one object, keys sorted.

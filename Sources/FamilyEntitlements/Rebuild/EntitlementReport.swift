@@ -19,10 +19,18 @@ public struct EntitlementReport: Hashable, Sendable {
     public var entitlements: [EntitlementID: Bool]
     /// What the rebuild noticed, sorted; never dropped.
     public var diagnostics: [Diagnostic]
+    /// When the report goes stale: the earliest instant after `asOf` at which the same history gives another
+    /// decision (an expiry, the end of a grace period or of the 60-day billing-retry limit, the end of a non-renewing
+    /// duration, a purchase or a snapshot dated after `asOf`), or nil when time alone changes nothing. A service may
+    /// cache the report until then; a new entry in the history makes it stale at once.
+    ///
+    /// "Another decision" means another customer status or reason, product state, access, willRenew or revocation
+    /// cause, other entitlements or other diagnostic codes; the evidence's wording does not count.
+    public var validUntil: Date?
 
     public init(
         asOf: Date, environment: Environment, customer: CustomerStanding, products: [ProductDecision],
-        entitlements: [EntitlementID: Bool], diagnostics: [Diagnostic]
+        entitlements: [EntitlementID: Bool], diagnostics: [Diagnostic], validUntil: Date? = nil
     ) {
         self.asOf = asOf
         self.environment = environment
@@ -30,6 +38,7 @@ public struct EntitlementReport: Hashable, Sendable {
         self.products = products
         self.entitlements = entitlements
         self.diagnostics = diagnostics
+        self.validUntil = validUntil
     }
 
     /// New, active or inactive: the customer's standing without its reason.

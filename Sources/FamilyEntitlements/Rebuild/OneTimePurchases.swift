@@ -51,6 +51,14 @@ struct OneTimePurchases: RebuildStage {
                             transactionId: transaction.id, ownership: transaction.inAppOwnershipType, from: purchase))
                 ])
         case .nonRenewing?:
+            if transaction.inAppOwnershipType == .familyShared {
+                log.report(
+                    .familySharedNonRenewing,
+                    "transaction \(transaction.id) of non-renewing subscription \(transaction.productId ?? "") is "
+                        + "FAMILY_SHARED, which Family Sharing never allows; it is invalid data and grants nothing")
+                return candidate(
+                    .undetermined, [Reason(.oneTimePurchases, .familySharedNonRenewing(transactionId: transaction.id))])
+            }
             guard let duration = transaction.productId.flatMap({ catalogProducts[ProductID($0)]?.duration }),
                 let computed = duration.added(to: purchase)
             else {

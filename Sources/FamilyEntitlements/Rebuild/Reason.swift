@@ -55,6 +55,8 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
         case nonConsumableGrants(transactionId: String, ownership: OwnershipType?, from: Date)
         /// A non-renewing subscription without a catalog duration.
         case missingDuration
+        /// A non-renewing subscription marked FAMILY_SHARED, which Apple never shares: invalid data.
+        case familySharedNonRenewing(transactionId: String)
         /// A non-renewing subscription lasts the catalog's duration from its purchase.
         case lasts(ISO8601Duration, from: Date)
         /// A product type this library does not know, with no expiresDate to bound it.
@@ -140,6 +142,9 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
                 + "\(from.evidenceText) until revoked"
         case .missingDuration:
             return "rule 4: non-renewing subscription without a catalog duration: undetermined, never unlimited"
+        case .familySharedNonRenewing(let id):
+            return "rule 4: non-renewing transaction \(id) is FAMILY_SHARED, which Family Sharing never allows: "
+                + "invalid data, it grants nothing"
         case .lasts(let duration, let from):
             return "rule 4: non-renewing subscription lasts \(duration) from \(from.evidenceText)"
         case .unknownTypeUnbounded(let type):

@@ -24,7 +24,10 @@ public func rebuildEntitlements(
     environment: Environment = .production,
     catalog: ProductCatalog? = nil
 ) -> EntitlementReport {
-    Rebuild(scope: RebuildScope(instant: instant, environment: environment, catalog: catalog)).report(of: history)
+    let scope = RebuildScope(instant: instant, environment: environment, catalog: catalog)
+    var report = Rebuild(scope: scope).report(of: history)
+    report.validUntil = Staleness(scope: scope).validUntil(of: report, history: history)
+    return report
 }
 
 /// The stages of a rebuild in the order data flows through them: `Admission`, `NewestSnapshots`, then, in one pass

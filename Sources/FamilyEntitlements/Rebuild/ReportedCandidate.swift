@@ -82,7 +82,8 @@ struct ReportedCandidate: RebuildStage {
             revocation: chosen.revocation?.cause,
             expiresDate: chosen.expiresDate,
             willRenew: type == .autoRenewable ? chosen.willRenew : nil,
-            canManage: transaction.inAppOwnershipType == .purchased,
+            // Only an auto-renewable subscription has a plan to cancel or change, and only its purchaser manages it.
+            canManage: type == .autoRenewable && transaction.inAppOwnershipType == .purchased,
             period: period(of: transaction, log: &log),
             price: price(of: transaction, log: &log),
             transactionId: transaction.id,

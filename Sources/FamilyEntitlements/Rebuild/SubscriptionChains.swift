@@ -161,7 +161,7 @@ struct SubscriptionChains: RebuildStage {
                     .expiredWithoutBillingRetry(transactionId: transaction.id, expires: expires)))
             return (.expired, expires)
         }
-        if instant.timeIntervalSince(expires) >= Self.billingRetryLimit {
+        if instant >= Self.billingRetryEnd(after: expires) {
             reasons.append(Reason(.autoRenewableSubscriptions, .billingRetryOver(expires: expires)))
             return (.expired, expires)
         }
@@ -223,4 +223,8 @@ struct SubscriptionChains: RebuildStage {
 
     /// The longest billing retry Apple runs after a failed renewal.
     static let billingRetryLimit: TimeInterval = 60 * 24 * 60 * 60
+
+    /// The instant billing retry ends for a subscription that expired at `expires`: the same date wherever it is
+    /// compared, so that `validUntil` names exactly the instant the rebuild changes its decision.
+    static func billingRetryEnd(after expires: Date) -> Date { expires.addingTimeInterval(billingRetryLimit) }
 }

@@ -20,6 +20,39 @@ extension DecisionRow {
                     }
                 ]),
             DecisionRow(
+                rule: .oneTimePurchases,
+                name: "canManage only for an auto-renewable subscription: a purchased non-consumable or non-renewing "
+                    + "subscription has no plan to cancel or change",
+                source: "apple-facts 9: a non-renewing subscription has no renewal, and a non-consumable none either",
+                history: History(transactions: [
+                    Given.oneTime("4001", Given.lifetime, type: .nonConsumable, on: 0),
+                    Given.oneTime("4101", Given.pass, type: .nonRenewing, on: 0),
+                ]), asOf: 10,
+                catalog: ProductCatalog(products: [
+                    ProductID(Given.pass): ProductCatalog.Product(
+                        type: .nonRenewing, duration: ISO8601Duration(months: 3)),
+                    ProductID(Given.lifetime): ProductCatalog.Product(type: .nonConsumable),
+                ]),
+                products: [
+                    ProductExpectation(Given.lifetime, .active, access: true) { $0.canManage = .equals(false) },
+                    ProductExpectation(Given.pass, .active, access: true) { $0.canManage = .equals(false) },
+                ], customer: .equals(.active)),
+            DecisionRow(
+                rule: .oneTimePurchases,
+                name: "FAMILY_SHARED non-renewing subscription: invalid data, reported, grants nothing",
+                source: "apple-facts 4: consumables and non-renewing subscriptions are never shared",
+                history: History(transactions: [
+                    Given.oneTime("4101", Given.pass, type: .nonRenewing, on: 0, ownership: .familyShared)
+                ]), asOf: 10, catalog: seasonCatalog,
+                products: [
+                    ProductExpectation(Given.pass, .undetermined, access: false) {
+                        $0.canManage = .equals(false)
+                        $0.reasons = [
+                            Reason(.oneTimePurchases, .familySharedNonRenewing(transactionId: "4101"))
+                        ]
+                    }
+                ], diagnostics: [.familySharedNonRenewing], entitlements: [EntitlementID(Given.pass): false]),
+            DecisionRow(
                 rule: .oneTimePurchases, name: "non-consumable refunded: revoked",
                 source: "apple-facts 5",
                 history: History(transactions: [
