@@ -6,7 +6,8 @@ extension Reason.Fact {
             .subscriptionGrants(let id, _, _, _), .missingExpiresDate(let id), .expiredAndFollowed(let id, _),
             .expiredWithoutBillingRetry(let id, _), .gracePeriod(let id, _, _), .billingRetry(let id, _),
             .markedUpgraded(let id, _), .replaced(let id, _, _, _), .nonConsumableGrants(let id, _, _),
-            .grantsUntil(let id, _, _), .ended(let id, _), .revoked(let id, _, _, _, _, _):
+            .grantsUntil(let id, _, _), .ended(let id, _), .revoked(let id, _, _, _, _, _),
+            .familySharedNonRenewing(let id):
             id
         case .anyGrants(_, _, let reported, _):
             reported
