@@ -120,14 +120,16 @@ enum ReconcileCommand {
             }
             if bytes.allSatisfy(Input.isJSONWhitespace) { return Outcome(kind: .skipped, text: "") }
             let object: TopLevelObject
+            let id: String
             do {
                 object = try TopLevelObject(bytes)
-                customer = try object.string("customer", in: bytes)
+                id = try object.string("customer", in: bytes)
+                customer = id
             } catch {
                 if let shard = settings.shard, shard.index != 0 { return Outcome(kind: .skipped, text: "") }
                 throw error
             }
-            guard let customer else { return Outcome(kind: .skipped, text: "") }
+            let customer = id
             if let shard = settings.shard, !shard.contains(customer) { return Outcome(kind: .skipped, text: "") }
             let historyBytes = try object.value("history", in: bytes)
             guard historyBytes.first == UInt8(ascii: "{") else {

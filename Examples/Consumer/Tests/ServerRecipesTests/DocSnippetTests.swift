@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 
-/// Every ```swift block of `docs/integrating.md`, `docs/operations.md` and `docs/ledger.md` appears, character for character, in a file
-/// of `Sources/ServerRecipes`, where it compiles against FamilyEntitlements and the stand-ins for Apple's library.
+/// Every ```swift block of the README and of docs/ appears, character for character but for each line's indentation,
+/// in a file of `Sources/ServerRecipes` (where it compiles against FamilyEntitlements and the stand-ins for Apple's
+/// library) or of `Tests/MemberAccessTests` (where a test runs it).
 ///
 /// A block is exempt only when the line before its fence says `<!-- not compiled: why -->` (StoreKit code, which runs on
 /// Apple platforms only). Run from this repository: it reads the docs beside the package.
@@ -17,7 +18,7 @@ struct DocSnippetTests {
 
     static let consumer = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
-    static let docs = consumer.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("docs")
+    static let repository = consumer.deletingLastPathComponent().deletingLastPathComponent()
 
     /// The ```swift blocks of a Markdown page, each without the indentation of its fence.
     static func blocks(of page: String) -> [Block] {
@@ -45,32 +46,44 @@ struct DocSnippetTests {
     }
 
     static func compiledSources() throws -> [String] {
-        let folder = consumer.appendingPathComponent("Sources/ServerRecipes")
-        return try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
-            .filter { $0.pathExtension == "swift" }
-            .map { try String(contentsOf: $0, encoding: .utf8) }
+        try ["Sources/ServerRecipes", "Tests/MemberAccessTests"].flatMap { path in
+            let folder = consumer.appendingPathComponent(path)
+            return try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
+                .filter { $0.pathExtension == "swift" }
+                .map { unindented(try String(contentsOf: $0, encoding: .utf8)) }
+        }
+    }
+
+    /// The text with each line's leading spaces removed, so that a block may stand inside a function or a test.
+    static func unindented(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.drop { $0 == " " } }
+            .joined(separator: "\n")
     }
 
     struct PageCase: CustomTestStringConvertible, Sendable {
         var page: String
         /// How many blocks of the page are compiled; a block that loses its compiled copy fails the row.
         var compiled: Int
-        var testDescription: String { "\(page): \(compiled) swift blocks, each in Sources/ServerRecipes" }
+        var testDescription: String { "\(page): \(compiled) swift blocks, each compiled in this package" }
     }
 
     @Test(arguments: [
-        PageCase(page: "integrating.md", compiled: 9),
-        PageCase(page: "operations.md", compiled: 2),
-        PageCase(page: "ledger.md", compiled: 1),
+        PageCase(page: "README.md", compiled: 1),
+        PageCase(page: "docs/integrating.md", compiled: 9),
+        PageCase(page: "docs/operations.md", compiled: 2),
+        PageCase(page: "docs/ledger.md", compiled: 1),
+        PageCase(page: "docs/money.md", compiled: 1),
+        PageCase(page: "docs/testing-your-code.md", compiled: 3),
     ])
     func everySwiftBlockIsCompiled(_ row: PageCase) throws {
-        let page = try String(contentsOf: Self.docs.appendingPathComponent(row.page), encoding: .utf8)
+        let page = try String(contentsOf: Self.repository.appendingPathComponent(row.page), encoding: .utf8)
         let sources = try Self.compiledSources()
         let blocks = Self.blocks(of: page).filter { !$0.exempt }
         #expect(blocks.count == row.compiled)
         for block in blocks {
             #expect(
-                sources.contains { $0.contains(block.text) }, "\(row.page): \(block) has no identical compiled copy")
+                sources.contains { $0.contains(Self.unindented(block.text)) },
+                "\(row.page): \(block) has no identical compiled copy")
         }
     }
 
