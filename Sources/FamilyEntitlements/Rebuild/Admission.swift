@@ -220,6 +220,29 @@ struct Admission: RebuildStage {
             admit(renewalInfo, what: "renewal info in \(name)", into: &admitted, log: &log)
         }
         recordEvent(of: notification, mention: mention, data: data, into: &admitted.facts, log: &log)
+        recordRenewalNotice(of: notification, data: data, into: &admitted.facts)
+    }
+
+    /// Notes a DID_FAIL_TO_RENEW or DID_CHANGE_RENEWAL_STATUS, for the entitlement's billing issue and unsubscribe
+    /// dates; it changes no state.
+    private func recordRenewalNotice(
+        of notification: NotificationPayload, data: NotificationData, into facts: inout NotificationFacts
+    ) {
+        let kind: RenewalNotice.Kind
+        switch (notification.notificationType, notification.subtype) {
+        case (.didFailToRenew?, _): kind = .billingIssue
+        case (.didChangeRenewalStatus?, .autoRenewDisabled?): kind = .autoRenewDisabled
+        case (.didChangeRenewalStatus?, .autoRenewEnabled?): kind = .autoRenewEnabled
+        default: return
+        }
+        // As for the events: a wrapper's nested entries of another environment or app say nothing of this one.
+        let nestedAdmitted =
+            (data.transactionInfo.map { admits($0.environment) && isOfTheApp($0.bundleId) } ?? true)
+            && (data.renewalInfo.map { admits($0.environment) } ?? true)
+        guard let date = notification.signedDate, nestedAdmitted,
+            let originalId = data.transactionInfo?.originalTransactionId ?? data.renewalInfo?.originalTransactionId
+        else { return }
+        facts.renewalNotices[originalId, default: []].append(RenewalNotice(kind: kind, date: date))
     }
 
     private func recordEvent(

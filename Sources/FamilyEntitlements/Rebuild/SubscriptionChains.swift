@@ -131,9 +131,45 @@ struct SubscriptionChains: RebuildStage {
         }
         let willRenew = willRenew(
             state: state, renewalInfo: renewalInfo, transaction: transaction, into: &reasons, log: &log)
-        return Candidate(
+        var candidate = Candidate(
             index: chain.storeIndex(index), state: state, expiresDate: expiresDate, willRenew: willRenew,
             revocation: state == .revoked ? revocation : nil, reasons: reasons)
+        if index == chain.count - 1 {
+            candidate.renewal = renewalFacts(of: transaction, state: state, willRenew: willRenew, in: context)
+        }
+        return candidate
+    }
+
+    /// What the renewal info and the renewal notifications show of the chain's newest transaction, as of the
+    /// instant: the grace period's end and a pending change of product from a renewal info that describes it, when
+    /// billing began to fail while it still fails, and when auto-renew was turned off while it stays off.
+    private func renewalFacts(
+        of transaction: TransactionPayload, state: AccessState, willRenew: Bool?, in context: ChainContext
+    ) -> RenewalFacts {
+        var facts = RenewalFacts()
+        let purchase = transaction.purchaseDate ?? .distantPast
+        if let renewalInfo = context.renewalInfo, let signed = renewalInfo.signedDate, signed >= purchase {
+            if renewalInfo.isInBillingRetryPeriod == true {
+                facts.gracePeriodExpiresDate = renewalInfo.gracePeriodExpiresDate
+            }
+            if let next = renewalInfo.autoRenewProductId, next != transaction.productId {
+                facts.autoRenewProductId = ProductID(next)
+            }
+        }
+        guard !context.notices.isEmpty || state == .gracePeriod || state == .billingRetry else { return facts }
+        let known = context.notices.filter { $0.date >= purchase && $0.date <= instant }
+        if state == .gracePeriod || state == .billingRetry {
+            facts.billingIssueDetectedAt =
+                known.lazy.filter { $0.kind == .billingIssue }.map(\.date).min() ?? transaction.expiresDate
+        }
+        if willRenew == false,
+            let last = known.filter({ $0.kind != .billingIssue }).max(by: {
+                ($0.date, $0.kind.rawValue) < ($1.date, $1.kind.rawValue)
+            }), last.kind == .autoRenewDisabled
+        {
+            facts.unsubscribeDetectedAt = last.date
+        }
+        return facts
     }
 
     /// The state of a chain whose newest transaction has expired: grace period, billing retry or expired.
