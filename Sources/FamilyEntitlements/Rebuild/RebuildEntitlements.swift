@@ -107,7 +107,11 @@ struct Rebuild: RebuildStage {
                 chain: chain, renewalInfo: describesNewest && !renewalInfos.isEmpty ? renewalInfos[originalId] : nil,
                 events: facts.events.isEmpty ? [] : facts.events[originalId] ?? [])
             context.notices = facts.renewalNotices.isEmpty ? [] : facts.renewalNotices[originalId] ?? []
-            for candidate in chains.evaluateChain(context, log: &log) {
+            let evaluated = chains.evaluateChain(context, log: &log)
+            if !facts.appleStatuses.isEmpty, let statuses = facts.appleStatuses[originalId] {
+                chains.crossCheck(statuses, originalId: originalId, context: context, candidates: evaluated, log: &log)
+            }
+            for candidate in evaluated {
                 guard let productId = store[candidate.index].productId else { continue }
                 candidates[productId, default: []].append(candidate)
             }

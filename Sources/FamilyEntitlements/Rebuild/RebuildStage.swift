@@ -56,6 +56,24 @@ struct NotificationFacts {
     var notifications: [String: Set<NotificationMention>] = [:]
     /// DID_FAIL_TO_RENEW and DID_CHANGE_RENEWAL_STATUS notifications, by original transaction id.
     var renewalNotices: [String: [RenewalNotice]] = [:]
+    /// Apple's own status of a chain (a notification's `data.status`), by original transaction id.
+    var appleStatuses: [String: [AppleStatusNotice]] = [:]
+}
+
+/// Apple's status of a subscription as one notification states it, and when it was signed.
+struct AppleStatusNotice: Hashable {
+    var status: SubscriptionStatus
+    var date: Date
+    var notification: NotificationMention
+}
+
+extension NotificationPayload {
+    /// The notification as evidence names it.
+    var mention: NotificationMention {
+        NotificationMention(
+            type: notificationType ?? NotificationType(rawValue: ""), subtype: subtype, signedDate: signedDate,
+            notificationUUID: notificationUUID)
+    }
 }
 
 /// One transaction's evaluation for the product it names: its state and the reasons for it, recorded as data.

@@ -172,6 +172,42 @@ struct SubscriptionChains: RebuildStage {
         return facts
     }
 
+    /// Compares Apple's own status of the chain, where a notification dated after everything else known about the
+    /// chain states one, with the rebuilt state, and reports a disagreement naming both. Neither is preferred: the
+    /// decision stays the rebuild's, and the diagnostic says that the history may lack an entry or hold a wrong one.
+    func crossCheck(
+        _ statuses: [AppleStatusNotice], originalId: String, context: ChainContext, candidates: [Candidate],
+        log: inout DiagnosticsLog
+    ) {
+        let chain = context.chain
+        guard
+            let latest = statuses.filter({ $0.date <= instant }).max(by: {
+                ($0.date, $0.status.rawValue) < ($1.date, $1.status.rawValue)
+            }),
+            chain.entries.allSatisfy({ ($0.signedDate ?? $0.purchaseDate) <= latest.date }),
+            (context.renewalInfo?.signedDate).map({ $0 <= latest.date }) ?? true,
+            let newest = chain.indices.last.map({ chain.storeIndex($0) }),
+            let state = (candidates.first(where: \.grants) ?? candidates.first(where: { $0.index == newest }))?.state
+        else { return }
+        let agrees: Bool
+        switch latest.status {
+        case .active: agrees = state == .active
+        case .expired: agrees = state == .expired || state == .upgraded
+        case .billingRetry: agrees = state == .billingRetry
+        case .billingGracePeriod: agrees = state == .gracePeriod
+        case .revoked: agrees = state == .revoked
+        default: return
+        }
+        guard !agrees else { return }
+        log.report(
+            .appleStatusDisagrees,
+            "Apple's status \(latest.status.rawValue) in \(latest.notification.label) notification "
+                + "\(latest.notification.notificationUUID ?? "(no notificationUUID)") signed "
+                + "\(latest.date.evidenceText), after everything else known of original transaction \(originalId), "
+                + "disagrees with the rebuilt state \(state.rawValue); the history may lack an entry or hold a wrong one"
+        )
+    }
+
     /// The state of a chain whose newest transaction has expired: grace period, billing retry or expired.
     private func renewalState(
         of transaction: TransactionPayload, renewalInfo: RenewalInfoPayload?, events: ChainEvents,
