@@ -17,9 +17,11 @@ let package = Package(
             // copies resources from outside a target's folder, and Bundle.module finds them on Linux and macOS.
             resources: [.copy("../../Fixtures")]
         ),
+        // The tool links the library alone, so that a copy of the binary runs anywhere: no test-support code and no
+        // resource bundle (it reads the demo scenario from the repository's Fixtures/ when that is at hand).
         .executableTarget(
             name: "entitlements",
-            dependencies: ["FamilyEntitlements", "FamilyEntitlementsTestSupport"]
+            dependencies: ["FamilyEntitlements"]
         ),
         .executableTarget(
             name: "entitlements-bench",

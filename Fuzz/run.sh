@@ -71,6 +71,9 @@ mkdir -p "$out/lib" "$out/artifacts" "$out/seeds"
 started=$(date +%s)
 if [ "$build" = 1 ] || [ ! -x "$out/fuzz-decoders" ] || [ ! -x "$out/fuzz-differential" ]; then
     echo "fuzz: building the library with libFuzzer instrumentation"
+    # The archiver adds to an archive that exists: objects of files renamed or removed since the last build would stay
+    # in it and clash with their successors at link time.
+    rm -f "$out/lib/libFamilyEntitlements.a"
     "$swiftc" "${flags[@]}" -module-name FamilyEntitlements -emit-library -static -o "$out/lib/libFamilyEntitlements.a" \
         -emit-module -emit-module-path "$out/lib/FamilyEntitlements.swiftmodule" \
         $(find Sources/FamilyEntitlements -name '*.swift' | sort)

@@ -1,8 +1,10 @@
 import Foundation
 
-/// `entitlements-bench [--quick] [--hostile | --decode]`: FamilyEntitlements' decode, rebuild, hostile-shape and memory
-/// figures, each against its baseline measured in the same run. `--quick` measures a reduced set, for CI to keep the
-/// benchmark working (never to judge speed); `--hostile` measures only the hostile shapes, `--decode` only decoding.
+/// `entitlements-bench [--quick] [--hostile | --decode | --reconcile] [--million]`: FamilyEntitlements' decode,
+/// rebuild, hostile-shape, memory and reconcile figures, each against its baseline measured in the same run. `--quick`
+/// measures a reduced set, for CI to keep the benchmark working (never to judge speed); `--hostile` measures only the
+/// hostile shapes, `--decode` only decoding, `--reconcile` only `entitlements reconcile`; `--million` adds the peak
+/// memory of reconciling a million customers (minutes).
 enum FamilyEntitlementsBench {
     static func main(_ arguments: [String]) -> Int32 {
         if arguments.first == MemoryBenchmark.probeFlag, arguments.count == 3, let count = Int(arguments[2]) {
@@ -18,8 +20,9 @@ enum FamilyEntitlementsBench {
         {
             return HostileBenchmark.probe(shape: arguments[1], size: size, calls: calls)
         }
-        guard arguments.allSatisfy({ ["--quick", "--hostile", "--decode"].contains($0) }) else {
-            print("usage: entitlements-bench [--quick] [--hostile | --decode]")
+        let flags: Set<String> = ["--quick", "--hostile", "--decode", "--reconcile", "--million"]
+        guard arguments.allSatisfy({ flags.contains($0) }) else {
+            print("usage: entitlements-bench [--quick] [--hostile | --decode | --reconcile] [--million]")
             print(
                 "       entitlements-bench \(RebuildBenchmark.probeFlag) SIZE CALLS  (one rebuild size, for a profiler)"
             )
@@ -31,17 +34,24 @@ enum FamilyEntitlementsBench {
         let settings = arguments.contains("--quick") ? BenchmarkSettings.quick : .full
         let onlyHostile = arguments.contains("--hostile")
         let onlyDecode = arguments.contains("--decode")
+        let onlyReconcile = arguments.contains("--reconcile")
+        let million = arguments.contains("--million")
         #if DEBUG
             print("entitlements-bench: this is a debug build; measure with: swift run -c release entitlements-bench")
         #endif
         print(
             "entitlements-bench\(settings.isQuick ? " --quick" : "")\(onlyHostile ? " --hostile" : "")"
-                + "\(onlyDecode ? " --decode" : ""): \(machine())")
+                + "\(onlyDecode ? " --decode" : "")\(onlyReconcile ? " --reconcile" : "")\(million ? " --million" : ""): "
+                + machine())
         print(
             "each figure: the median of \(settings.runs) runs of at least \(Int(settings.minimumRunSeconds * 1000)) ms "
                 + "after a warm-up; baselines measured in the same run\n")
         if onlyHostile {
             HostileBenchmark.run(settings)
+            return 0
+        }
+        if onlyReconcile {
+            ReconcileBenchmark.run(settings, million: million)
             return 0
         }
         let summaries = DecodeBenchmark.run(settings)
@@ -52,6 +62,8 @@ enum FamilyEntitlementsBench {
         HostileBenchmark.run(settings)
         print("")
         MemoryBenchmark.run(settings)
+        print("")
+        ReconcileBenchmark.run(settings, million: million)
         print("")
         for summary in summaries {
             Report.line(

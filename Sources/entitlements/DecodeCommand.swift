@@ -3,33 +3,21 @@ import Foundation
 
 /// `entitlements decode FILE|-`: prints the normalised values of one App Store document as JSON.
 enum DecodeCommand {
-    static func run(_ arguments: [String]) throws {
-        var path: String?
-        var limit = Input.defaultLimit
-        var kind: AppStoreDocument.Kind?
-        var remaining = arguments[...]
-        while let argument = remaining.popFirst() {
-            if argument == "--max-input-bytes" {
-                guard let value = remaining.popFirst() else { throw UsageError("--max-input-bytes needs a value") }
-                limit = try Input.parseLimit(value)
-            } else if argument == "--kind" {
-                guard let value = remaining.popFirst() else { throw UsageError("--kind needs a value") }
-                kind = try DocumentKind.parse(value)
-            } else {
-                guard path == nil, argument == "-" || !argument.hasPrefix("-") else {
-                    throw UsageError("decode takes exactly one FILE, or - for standard input")
-                }
-                path = argument
-            }
+    static func run(_ arguments: ParsedArguments) throws {
+        let limit = try arguments.value("--max-input-bytes", as: ByteLimit.self)?.bytes ?? Input.defaultLimit
+        let kind = try arguments.value("--kind", as: DocumentKindArgument.self)?.kind
+        guard let path = arguments.positionals.first else {
+            throw UsageError("decode takes one FILE, or - for standard input")
         }
-        guard let path else { throw UsageError("decode takes exactly one FILE, or - for standard input") }
         let data = try Input.read(path, limit: limit)
         let document = try DocumentKind.decode { () throws(PayloadDecodingError) in
             try AppStoreDocument(data: data, as: kind)
         }
         let output = DecodedOutput(document)
-        let isCompactJWS = data.first(where: { !Character(UnicodeScalar($0)).isWhitespace }) != UInt8(ascii: "{")
-        if output.containsUnverifiedSignatures || isCompactJWS {
+        // The notice is for documents that held a JWS: a compact JWS, or a body whose signed strings were decoded.
+        let first = data.first { !Input.isJSONWhitespace($0) }
+        let isCompactJWS = first != UInt8(ascii: "{") && first != UInt8(ascii: "[")
+        if output.decodedSignedStrings || isCompactJWS {
             Output.error("entitlements: note: JWS signatures were NOT verified; contents are shown as sent")
         }
         for warning in output.warnings {
@@ -50,7 +38,8 @@ struct DecodedOutput: Encodable {
     var notification: NotificationPayload?
     var notifications: [NotificationPayload]?
     var signaturesVerified = false
-    var containsUnverifiedSignatures: Bool
+    /// Whether the document held signed strings that were decoded without verification.
+    var decodedSignedStrings: Bool
     /// What decoding set aside (printed on standard error, not in the JSON).
     var warnings: [PayloadDecodingWarning] = []
 
@@ -59,25 +48,30 @@ struct DecodedOutput: Encodable {
     init(_ document: AppStoreDocument) {
         self.kind = document.kind.rawValue
         self.document = document
-        containsUnverifiedSignatures = true
         switch document {
         case .notification(let value):
+            decodedSignedStrings = value.data?.signedTransactionInfo != nil || value.data?.signedRenewalInfo != nil
             warnings = value.unsignedContentsBesideSignedStrings
             self.document = .notification(value.decodingNestedPayloadsUnverified(reportingFailuresIn: &warnings))
         case .transactionHistory(let value):
+            decodedSignedStrings = !(value.signedTransactions ?? []).isEmpty
             transactions = value.decodeTransactionsUnverified(reportingFailuresIn: &warnings)
         case .subscriptionStatuses(let value):
+            decodedSignedStrings = (value.data ?? []).contains { !($0.lastTransactions ?? []).isEmpty }
             let decoded = value.decodeLastTransactionsUnverified(reportingFailuresIn: &warnings)
             transactions = decoded.transactions
             renewalInfos = decoded.renewalInfos
         case .notificationRequestBody(let value):
+            decodedSignedStrings = value.signedPayload != nil
             notification = value.decodeNotificationUnverified(reportingFailuresIn: &warnings)
         case .transactionInfo(let value):
+            decodedSignedStrings = value.signedTransactionInfo != nil
             transactions = [value.decodeTransactionUnverified(reportingFailuresIn: &warnings)].compactMap { $0 }
         case .notificationHistory(let value):
+            decodedSignedStrings = !(value.notificationHistory ?? []).isEmpty
             notifications = value.decodeNotificationsUnverified(reportingFailuresIn: &warnings)
         case .transaction, .renewalInfo, .appTransaction, .renewalExtension:
-            containsUnverifiedSignatures = false
+            decodedSignedStrings = false
         }
     }
 
@@ -105,28 +99,5 @@ struct DecodedOutput: Encodable {
         try container.encodeIfPresent(notification, forKey: .notification)
         try container.encodeIfPresent(notifications, forKey: .notifications)
         try container.encode(signaturesVerified, forKey: .signaturesVerified)
-    }
-}
-
-/// The names `--kind` takes: exactly those `decode` prints as `kind`.
-enum DocumentKind {
-    static let names = AppStoreDocument.Kind.allCases.map(\.rawValue).joined(separator: ", ")
-
-    static func parse(_ text: String) throws(UsageError) -> AppStoreDocument.Kind {
-        guard let kind = AppStoreDocument.Kind(rawValue: text) else {
-            throw UsageError("--kind takes one of \(names), not \"\(TerminalText.escaped(text))\"")
-        }
-        return kind
-    }
-
-    /// Runs `body`, adding to a document it cannot classify how to name the kind.
-    static func decode<T>(_ body: () throws(PayloadDecodingError) -> T) throws(PayloadDecodingError) -> T {
-        do {
-            return try body()
-        } catch  where error.code == .unrecognisedDocument && error.message.contains("name the kind") {
-            var error = error
-            error.message += " (pass --kind NAME)"
-            throw error
-        }
     }
 }

@@ -1,8 +1,8 @@
 import FamilyEntitlements
 import Foundation
 
-// A reader that goes away (`entitlements rebuild | head -1`) is an output error the tool reports and exits 1 on,
-// rather than a signal that kills it mid-write.
+// A reader that goes away (`entitlements rebuild | head -1`) is a failed write the tool handles (it ends quietly with
+// status 0), rather than a signal that kills it mid-write.
 signal(SIGPIPE, SIG_IGN)
 let arguments = Array(CommandLine.arguments.dropFirst())
-exit(CommandLineTool.run(arguments))
+exit(await CommandLineTool.run(arguments))

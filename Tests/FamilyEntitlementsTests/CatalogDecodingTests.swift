@@ -63,7 +63,9 @@ struct CatalogDecodingTests {
     @Test func toolRefusesHistoryPassedAsCatalog() throws {
         let history = #"{"transactions": [{"transactionId": "1", "originalTransactionId": "1"}]}"#
         let file = try EntitlementsTool.temporaryFile(Data(history.utf8), named: "history-as-catalog.json")
-        let result = try EntitlementsTool.run(["rebuild", file.path, "--as-of", "0", "--catalog", file.path])
+        let result = try EntitlementsTool.run([
+            "rebuild", file.path, "--as-of", "1770000000000", "--catalog", file.path,
+        ])
         #expect(result.status == 1)
         #expect(result.standardError.contains("unknown_key"), "stderr: \(result.standardError)")
         #expect(result.standardError.contains("transactions"), "stderr: \(result.standardError)")

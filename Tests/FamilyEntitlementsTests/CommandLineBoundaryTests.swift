@@ -43,14 +43,17 @@ struct CommandLineBoundaryTests {
         #expect(result.standardError.contains("cannot write to standard output: No space left on device"))
     }
 
-    @Test("standard output a pipe whose reader has closed -> exit 1 with a message", arguments: OutputCase.all)
+    @Test(
+        "standard output a pipe whose reader has closed (| head) -> exit 0 quietly, no message",
+        arguments: OutputCase.all)
     func closedPipe(_ row: OutputCase) throws {
         let pipe = Pipe()
         try pipe.fileHandleForReading.close()
         let result = try EntitlementsTool.run(row.arguments, standardOutput: pipe.fileHandleForWriting)
         #expect(result.exitedNormally, "killed by signal \(result.status)")
-        #expect(result.status == 1)
-        #expect(result.standardError.contains("cannot write to standard output: Broken pipe"))
+        #expect(result.status == 0)
+        #expect(!result.standardError.contains("Broken pipe"), "\(result.standardError)")
+        #expect(!result.standardError.contains("cannot write"), "\(result.standardError)")
     }
 
     @Test("standard output closed -> exit 1 with a message", arguments: OutputCase.all)
@@ -86,14 +89,13 @@ struct CommandLineBoundaryTests {
             StreamCase(
                 name: "/dev/null -> an empty document, bad input 1, not permission denied",
                 script: #""$0" rebuild /dev/null"#, status: 1,
-                standardError: "malformed_json: not RFC 8259 JSON: expected a JSON value; found the end of the document"
-            ),
+                standardError: "\"/dev/null\" is empty; FILE must hold a JSON document"),
             StreamCase(
                 name: "decode of /dev/null -> an empty document, bad input 1", script: #""$0" decode /dev/null"#,
-                status: 1, standardError: "found the end of the document"),
+                status: 1, standardError: "\"/dev/null\" is empty"),
             StreamCase(
                 name: "a directory -> bad input 1 naming it", script: #"mkdir "$2" && "$0" decode "$2""#, status: 1,
-                standardError: "Is a directory"),
+                standardError: "is a directory; FILE is the path of a file"),
             StreamCase(
                 name: "a FIFO longer than --max-input-bytes -> refused once past the limit",
                 script: #"mkfifo "$2" && { head -c 200000 /dev/zero > "$2" 2>/dev/null & } && "$0" decode "$2""#

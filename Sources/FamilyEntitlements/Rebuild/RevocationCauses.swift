@@ -86,8 +86,8 @@ extension RevocationCauseFinding {
     /// Rule 7 of the decision table. Without `revocationType` (payloads before December 2025): a PURCHASED
     /// transaction is a refund when `revocationReason` is 0, 1 or absent; a FAMILY_SHARED one is a refund only when
     /// the reason is 1, because Apple sets 0 both when a member leaves and when the purchaser is refunded for another
-    /// reason. Anything else is `unknown`.
-    static func of(_ transaction: TransactionPayload) -> RevocationCauseFinding {
+    /// reason. Anything else is `unknown`. Public so that a support tool labels a revocation as the rebuild does.
+    public static func of(_ transaction: TransactionPayload) -> RevocationCauseFinding {
         if let type = transaction.revocationType {
             switch type {
             case .refundFull: return .stated(.refund)

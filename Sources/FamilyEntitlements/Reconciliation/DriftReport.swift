@@ -37,8 +37,24 @@ public struct DriftReport<Subscriber: Hashable & Sendable>: Hashable, Sendable {
         self.alertThreshold = alertThreshold
     }
 
-    /// Subscribers on which the two sides disagree.
-    public var drifted: Int { missingInService.count + missingAtApple.count }
+    /// Built by `Accumulator` from counts and the subscribers that drifted.
+    init(
+        counts: (apple: Int, service: Int, subscribers: Int), missingInService: Set<Subscriber>,
+        missingAtApple: Set<Subscriber>, alertThreshold: Double
+    ) {
+        self.activeAtApple = counts.apple
+        self.activeInService = counts.service
+        self.subscribers = counts.subscribers
+        self.missingInService = missingInService
+        self.missingAtApple = missingAtApple
+        self.alertThreshold = alertThreshold
+    }
+
+    /// Subscribers on which the two sides disagree, each counted once (one compared by entitlements can be missing
+    /// on both sides; one compared by activity never is).
+    public var drifted: Int {
+        missingInService.count + missingAtApple.count - missingInService.intersection(missingAtApple).count
+    }
 
     /// `drifted` as a percentage of `subscribers`; 0 when nobody is active on either side.
     public var driftPercentage: Double {

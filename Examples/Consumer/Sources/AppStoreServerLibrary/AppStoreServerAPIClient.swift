@@ -3,8 +3,17 @@
 
 import Foundation
 
-/// Apple's client of the App Store Server API (stand-in: every call answers one empty page).
+/// Apple's client of the App Store Server API (stand-in: every call answers one page, empty unless a test scripts the
+/// transaction history).
 public actor AppStoreServerAPIClient: Sendable {
+    /// Not Apple's: the signed transactions `getTransactionHistory` answers, in one page; set by tests.
+    public private(set) var scriptedTransactionHistory: [String] = []
+
+    /// Not Apple's: scripts the transaction history this stand-in answers.
+    public func script(transactionHistory signedTransactions: [String]) {
+        scriptedTransactionHistory = signedTransactions
+    }
+
     public enum ConfigurationError: Error, Hashable, Sendable {
         case invalidEnvironment
     }
@@ -20,7 +29,9 @@ public actor AppStoreServerAPIClient: Sendable {
         anyTransactionId: String, revision: String?, transactionHistoryRequest: TransactionHistoryRequest,
         version: GetTransactionHistoryVersion
     ) async -> APIResult<HistoryResponse> {
-        .success(response: HistoryResponse(revision: "stand-in", hasMore: false, signedTransactions: []))
+        .success(
+            response: HistoryResponse(
+                revision: "stand-in", hasMore: false, signedTransactions: scriptedTransactionHistory))
     }
 
     public func getNotificationHistory(

@@ -18,6 +18,6 @@ extension AppStoreService {
         }
         try await store.save(links)  // compare-and-set: two restores may race
         // Grant from Apple's history for this purchase, not from the app's copy of one transaction.
-        return .linked(try await rebuildFromApple(transactionId: request.originalTransactionId.rawValue, asOf: Date()))
+        return .linked(try await rebuildFromApple(transactionId: request.originalTransactionId.rawValue, asOf: clock()))
     }
 }

@@ -8,16 +8,17 @@ struct HistoryUnavailable: Error {
 }
 
 extension AppStoreService {
-    /// Every notification about a transaction: re-read the customer's whole history, as Apple asks on REVOKE.
+    /// Every notification about a transaction: absorb it, then re-read the customer's history, as Apple asks on REVOKE.
     func handle(_ notification: NotificationPayload) async throws {
         guard let transactionId = notification.data?.transactionInfo?.originalTransactionId else { return }
-        _ = try await rebuildFromApple(transactionId: transactionId, with: notification, asOf: Date())
+        _ = try await rebuildFromApple(transactionId: transactionId, with: notification, asOf: clock())
     }
 
-    /// Reads Get Transaction History for `transactionId`, verifies every transaction, and stores what they grant.
+    /// Absorbs the notification and every transaction of Get Transaction History into the customer's ledger, then
+    /// decides from the whole ledger.
     ///
-    /// The notification itself goes into the customer's ledger too: a REVOKE without revocationDate, an EXPIRED, and
-    /// the renewal info (grace period, billing retry) are in the notification, not in the transaction history.
+    /// The notification goes into the ledger beside the history: a REVOKE without revocationDate, an EXPIRED, and the
+    /// renewal info (grace period, billing retry) are in the notification, not in the transaction history.
     func rebuildFromApple(
         transactionId: String, with notification: NotificationPayload? = nil, asOf now: Date
     ) async throws -> EntitlementReport {
@@ -34,9 +35,16 @@ extension AppStoreService {
             }
             revision = page.hasMore == true ? page.revision : nil
         } while revision != nil
+        return try await decide(from: ledger, of: transactionId, asOf: now)
+    }
+
+    /// Decides from the whole ledger, stores the decision, acts on what changed since the stored one, and compacts.
+    func decide(from ledger: CustomerLedger, of customer: String, asOf now: Date) async throws -> EntitlementReport {
         let report = ledger.rebuild(asOf: now, environment: intake.policy.environment, catalog: catalog)
-        try await store.save(ledger.compacted(asOf: now), of: transactionId)  // see docs/ledger.md
-        try await store.replaceEntitlements(of: transactionId, with: report)
+        let previous = try await store.report(of: customer)  // nil the first time
+        try await keep(report, of: customer)
+        await act(on: report.changes(from: previous), of: customer)
+        try await store.save(ledger.compacted(asOf: now), of: customer)  // see docs/ledger.md
         return report
     }
 }

@@ -20,7 +20,7 @@ extension AppStoreService {
         }
         do {
             if try await store.hasRecorded(verified.notification) { return 200 }  // by notificationUUID
-            try await handle(verified.notification)  // rebuilds from Apple's history: harmless to run twice
+            try await handle(verified.notification)  // absorbs and rebuilds: harmless to run twice
             try await store.record(verified.notification)
             return 200
         } catch {

@@ -59,7 +59,7 @@ struct DocSnippetTests {
     }
 
     @Test(arguments: [
-        PageCase(page: "integrating.md", compiled: 7),
+        PageCase(page: "integrating.md", compiled: 9),
         PageCase(page: "operations.md", compiled: 2),
         PageCase(page: "ledger.md", compiled: 1),
     ])

@@ -12,18 +12,35 @@ actor MemoryStore: EntitlementStore {
     var rebuilds = 0
     var links = AccountLinks()
     var ledgers: [String: Data] = [:]
+    var reports: [String: Data] = [:]
+    var schedules: [String: Date?] = [:]
+    /// Where every transaction id names one customer, as the account links of a real store would say: that customer.
+    let oneCustomer: String?
+
+    init(oneCustomer: String? = nil) {
+        self.oneCustomer = oneCustomer
+    }
+
+    private func key(_ customer: String) -> String { oneCustomer ?? customer }
 
     func hasRecorded(_ notification: NotificationPayload) -> Bool {
         recorded.contains(notification.notificationUUID ?? "")
     }
     func record(_ notification: NotificationPayload) { recorded.append(notification.notificationUUID ?? "") }
-    func replaceEntitlements(of transactionId: String, with report: EntitlementReport) { rebuilds += 1 }
-    func ledger(of transactionId: String) throws -> CustomerLedger {
-        try ledgers[transactionId].map { try CustomerLedger(jsonData: $0) } ?? CustomerLedger()
+    func ledger(of customer: String) throws -> CustomerLedger {
+        try ledgers[key(customer)].map { try CustomerLedger(jsonData: $0) } ?? CustomerLedger()
     }
-    func save(_ ledger: CustomerLedger, of transactionId: String) throws {
-        ledgers[transactionId] = try ledger.jsonData()
+    func save(_ ledger: CustomerLedger, of customer: String) throws {
+        ledgers[key(customer)] = try ledger.jsonData()
     }
+    func report(of customer: String) throws -> EntitlementReport? {
+        try reports[key(customer)].map { try JSONDecoder().decode(EntitlementReport.self, from: $0) }
+    }
+    func save(_ report: EntitlementReport, of customer: String) throws {
+        rebuilds += 1
+        reports[key(customer)] = try JSONEncoder().encode(report)
+    }
+    func scheduleDecision(of customer: String, at instant: Date?) { schedules[key(customer)] = instant }
     func accountLinks() -> AccountLinks { links }
     func save(_ links: AccountLinks) { self.links = links }
 }
@@ -50,6 +67,13 @@ struct ScriptedPages: NotificationHistoryPages {
     }
 }
 
+/// The silent pushes the recipes send, by customer.
+actor PushLog {
+    var pushes: [(customer: String, codes: [String])] = []
+
+    func append(_ customer: String, _ codes: [String]) { pushes.append((customer, codes)) }
+}
+
 /// The recipes of docs/integrating.md, run with the fake verifier against the app under test.
 enum Recipe {
     static let app = AppUnderTest(bundleId: "com.example.family", appAppleId: 1_234_567_890)
@@ -66,7 +90,7 @@ enum Recipe {
                 policy: .production(bundleId: app.bundleId, appAppleId: 1_234_567_890), verifier: verifier),
             apiClient: try AppStoreServerAPIClient(
                 signingKey: "", keyId: "", issuerId: "", bundleId: app.bundleId, environment: .production),
-            store: store, logger: Logger { _ in }, metrics: Metrics { _, _ in },
+            store: store, logger: Logger { _ in }, metrics: Metrics { _, _ in }, devices: Devices { _, _ in },
             catalog: TestProduct.catalog(of: [monthly], bundleId: app.bundleId))
     }
 

@@ -380,6 +380,19 @@ extension DecisionRow {
                 diagnostics: [.appleStatusDisagrees]),
             DecisionRow(
                 rule: .autoRenewableSubscriptions,
+                name: "Apple's status 4 (grace period) where the renewal info states no grace period: reported",
+                source: "apple-facts 2 and 7: status 4 is the billing grace period, 3 billing retry without one",
+                history: History(
+                    transactions: [subscription],
+                    notifications: [
+                        statusNotification(
+                            .billingGracePeriod, .didFailToRenew, signed: 31,
+                            renewal: Given.renewal("2901", signed: 31) { $0.isInBillingRetryPeriod = true })
+                    ]), asOf: 32,
+                products: [ProductExpectation(Given.monthly, .billingRetry, access: false)],
+                diagnostics: [.appleStatusDisagrees]),
+            DecisionRow(
+                rule: .autoRenewableSubscriptions,
                 name: "Apple's status agreeing with the rebuild: nothing reported",
                 source: "apple-facts 2 and 7: status 4 is the billing grace period",
                 history: History(

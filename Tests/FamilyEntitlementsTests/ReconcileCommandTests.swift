@@ -1,0 +1,229 @@
+import FamilyEntitlements
+import FamilyEntitlementsTestSupport
+import Foundation
+import Testing
+
+/// `entitlements reconcile`: one line per customer in input order, reports byte-identical to `rebuild --format json`,
+/// error lines that stop nothing, shards that partition the input, and drift against what the service stores.
+@Suite(
+    "entitlements reconcile", .enabled(if: EntitlementsTool.executable != nil, "the entitlements executable is built"))
+struct ReconcileCommandTests {
+    static let instant = "1796040000000"
+
+    /// One NDJSON line for a customer with a scenario's history.
+    static func line(customer: String, scenario: Scenario) throws -> String {
+        let history = String(decoding: try scenario.historyData(), as: UTF8.self)
+        return #"{"customer": "# + jsonString(customer) + #", "history": "#
+            + history.split(separator: "\n").joined(separator: " ") + "}"
+    }
+
+    static func jsonString(_ text: String) -> String {
+        String(decoding: (try? JSONEncoder().encode(text)) ?? Data(), as: UTF8.self)
+    }
+
+    /// FNV-1a 64-bit, written again here from its definition, so that the tool's shards are checked against it.
+    static func fnv1a(_ text: String) -> UInt64 {
+        text.utf8.reduce(14_695_981_039_346_656_037) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }
+    }
+
+    /// Runs `reconcile` on `input` written to a file: the tool writes while it reads, and a test that wrote a large
+    /// input to its standard input before reading its output would wait for ever on a full pipe.
+    static func reconcile(_ options: [String], input: String) throws -> EntitlementsTool.Result {
+        let file = try EntitlementsTool.temporaryFile(Data(input.utf8), named: "fleet.ndjson")
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        return try EntitlementsTool.run(["reconcile", file.path] + options)
+    }
+
+    static func objects(_ output: String) throws -> [[String: Any]] {
+        try output.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+    }
+
+    @Test("each report is byte for byte what rebuild --format json prints", arguments: Scenario.allCases)
+    func sameBytesAsRebuild(_ scenario: Scenario) throws {
+        let asOf = Int64((try scenario.expectedReport().asOf.timeIntervalSince1970 * 1000).rounded())
+        var options = ["--as-of", "\(asOf)"]
+        if let catalog = try? FixtureFiles.url("\(scenario.folder)/catalog.json") {
+            options += ["--catalog", catalog.path]
+        }
+        let rebuild = try EntitlementsTool.run(
+            ["rebuild", "-", "--format", "json"] + options, input: try scenario.historyData())
+        #expect(rebuild.status == 0)
+        let input = try Self.line(customer: scenario.rawValue, scenario: scenario) + "\n"
+        let reconcile = try EntitlementsTool.run(["reconcile"] + options, input: Data(input.utf8))
+        #expect(reconcile.status == 0, "\(reconcile.standardError)")
+        let prefix = #"{"customer":"# + Self.jsonString(scenario.rawValue) + #","report":"#
+        #expect(reconcile.standardOutput.hasPrefix(prefix))
+        #expect(reconcile.standardOutput.hasSuffix("}\n"))
+        let report = reconcile.standardOutput.dropFirst(prefix.count).dropLast(2)
+        #expect(report + "\n" == rebuild.standardOutput)
+    }
+
+    /// 300 customers cycling through the scenarios, with bad lines and a blank line among them.
+    static func fleet() throws -> (input: String, customers: [String?]) {
+        var lines: [String] = []
+        var customers: [String?] = []
+        for index in 0..<300 {
+            let scenario = Scenario.allCases[index % Scenario.allCases.count]
+            switch index {
+            case 17:
+                lines.append(#"{"customer": "bad-17", "history": {"transactions": [{"price": "1.99"}]}}"#)
+                customers.append("bad-17")
+            case 123:
+                lines.append("not json")
+                customers.append(nil)
+            case 200:
+                lines.append("")
+            default:
+                lines.append(try line(customer: "customer-\(index)", scenario: scenario))
+                customers.append("customer-\(index)")
+            }
+        }
+        return (lines.joined(separator: "\n") + "\n", customers)
+    }
+
+    @Test("output is in input order on every core; bad lines become error lines and the rest goes on (exit 1)")
+    func orderAndErrors() throws {
+        let fleet = try Self.fleet()
+        for jobs in ["1", "4"] {
+            let result = try Self.reconcile(["--as-of", Self.instant, "--jobs", jobs], input: fleet.input)
+            #expect(result.status == 1, "a line failed")
+            let objects = try Self.objects(result.standardOutput)
+            #expect(objects.count == fleet.customers.count, "one line per non-blank input line, nothing dropped")
+            #expect(objects.map { $0["customer"] as? String } == fleet.customers)
+            let bad = try #require(objects.first { $0["customer"] as? String == "bad-17" })
+            #expect(bad["line"] as? Int == 18)
+            let error = try #require(bad["error"] as? [String: Any])
+            #expect(error["code"] as? String == "wrong_type")
+            #expect(error["path"] as? String == "history.transactions[0].price")
+            let notJSON = try #require(objects.first { $0["line"] as? Int == 124 })
+            #expect(notJSON["customer"] is NSNull)
+            #expect((notJSON["error"] as? [String: Any])?["code"] as? String == "malformed_json")
+            #expect(objects.filter { $0["report"] != nil }.count == 297)
+            #expect(result.standardError.contains("2 line(s) could not be read"))
+        }
+    }
+
+    @Test("--shard I/N partitions the input exactly, by FNV-1a 64-bit of the id modulo N")
+    func shardsPartition() throws {
+        let fleet = try Self.fleet()
+        var seen: [String] = []
+        var unreadable = 0
+        for index in 0..<3 {
+            let result = try Self.reconcile(["--as-of", Self.instant, "--shard", "\(index)/3"], input: fleet.input)
+            let objects = try Self.objects(result.standardOutput)
+            for object in objects {
+                guard let customer = object["customer"] as? String else {
+                    unreadable += 1
+                    #expect(index == 0, "a line without a readable id is reported by shard 0 only")
+                    continue
+                }
+                #expect(Self.fnv1a(customer) % 3 == UInt64(index), "\(customer) in shard \(index)")
+                seen.append(customer)
+            }
+        }
+        #expect(unreadable == 1)
+        #expect(seen.sorted() == fleet.customers.compactMap { $0 }.sorted(), "every customer once, in one shard")
+        #expect(Self.fnv1a("") == 0xcbf2_9ce4_8422_2325)
+        #expect(Self.fnv1a("a") == 0xaf63_dc4c_8601_ec8c)
+    }
+
+    @Test("--stored adds drift to the customers that disagree and --summary writes the drift summary")
+    func drift() throws {
+        let premium = DemoProduct.premiumMonthly.productId
+        let stickers = DemoProduct.stickers.productId
+        let input = [
+            try Self.line(customer: "refunded-member", scenario: .purchaserRefundedMember),
+            try Self.line(customer: "agrees", scenario: .purchaserRefundedMember),
+            try Self.line(customer: "in-retry", scenario: .billingRetry),
+        ].joined(separator: "\n")
+        let stored = [
+            #"{"customer": "refunded-member", "entitlements": {"\#(premium)": true, "\#(stickers)": true}}"#,
+            #"{"customer": "agrees", "entitlements": {"\#(premium)": false, "\#(stickers)": true}}"#,
+            #"{"customer": "gone", "entitlements": {"\#(premium)": true}}"#,
+        ].joined(separator: "\n")
+        let storedFile = try EntitlementsTool.temporaryFile(Data(stored.utf8), named: "stored.ndjson")
+        let folder = storedFile.deletingLastPathComponent()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let summaryFile = folder.appendingPathComponent("summary.json")
+        let result = try EntitlementsTool.run(
+            ["reconcile", "--as-of", Self.instant, "--stored", storedFile.path, "--summary", summaryFile.path],
+            input: Data(input.utf8))
+        #expect(result.status == 0, "\(result.standardError)")
+        let objects = try Self.objects(result.standardOutput)
+        #expect(objects.map { $0["customer"] as? String } == ["refunded-member", "agrees", "in-retry"])
+        let drift = try #require(objects[0]["drift"] as? [String: [String]])
+        #expect(drift == ["missingInService": [], "missingAtApple": [premium]])
+        #expect(objects[1]["drift"] == nil)
+        #expect(objects[2]["drift"] == nil, "in billing retry: no access on either side")
+        let summary = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: summaryFile)) as? [String: Any])
+        #expect(summary["subscribers"] as? Int == 3)
+        #expect(summary["missingInService"] as? [String] == [])
+        #expect(summary["missingAtApple"] as? [String] == ["gone", "refunded-member"])
+        #expect(summary["needsAlert"] as? Bool == true)
+        let percentage = try #require(summary["driftPercentage"] as? Double)
+        #expect(abs(percentage - 200.0 / 3) < 0.001)
+    }
+
+    @Test("a stored customer whose line cannot be read is counted as failed, not as missing at Apple")
+    func unreadableStoredCustomer() throws {
+        let premium = DemoProduct.premiumMonthly.productId
+        let input = #"{"customer": "unreadable", "history": {"transactions": [{"price": "4.99"}]}}"# + "\n"
+        let stored = #"{"customer": "unreadable", "entitlements": {"\#(premium)": true}}"# + "\n"
+        let storedFile = try EntitlementsTool.temporaryFile(Data(stored.utf8), named: "stored.ndjson")
+        let folder = storedFile.deletingLastPathComponent()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let summaryFile = folder.appendingPathComponent("summary.json")
+        let result = try Self.reconcile(
+            ["--as-of", Self.instant, "--stored", storedFile.path, "--summary", summaryFile.path], input: input)
+        #expect(result.status == 1)
+        let summary = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: summaryFile)) as? [String: Any])
+        #expect(summary["missingAtApple"] as? [String] == [])
+        #expect(summary["failedLines"] as? Int == 1)
+    }
+
+    @Test("--summary writes into the path it is given, never replacing it: a symbolic link stays a link")
+    func summaryWritesInPlace() throws {
+        let input = try Self.line(customer: "one", scenario: .billingRetry) + "\n"
+        let stored = try EntitlementsTool.temporaryFile(Data(), named: "stored.ndjson")
+        let folder = stored.deletingLastPathComponent()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let target = folder.appendingPathComponent("target.json")
+        try Data().write(to: target)
+        let link = folder.appendingPathComponent("link.json")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+        let result = try Self.reconcile(
+            ["--as-of", Self.instant, "--stored", stored.path, "--summary", link.path], input: input)
+        #expect(result.status == 0, "\(result.standardError)")
+        let attributes = try FileManager.default.attributesOfItem(atPath: link.path)
+        #expect(attributes[.type] as? FileAttributeType == .typeSymbolicLink)
+        #expect(try String(contentsOf: target, encoding: .utf8).hasPrefix("{\"subscribers\":0,"))
+    }
+
+    @Test("a line longer than --max-line-bytes is an error line and the next line is read")
+    func longLine() throws {
+        let input =
+            try Self.line(customer: "long", scenario: .billingRetry) + "\n"
+            + #"{"customer": "short", "history": {}}"# + "\n"
+        let result = try EntitlementsTool.run(
+            ["reconcile", "--as-of", Self.instant, "--max-line-bytes", "100"], input: Data(input.utf8))
+        #expect(result.status == 1)
+        let objects = try Self.objects(result.standardOutput)
+        #expect(objects.count == 2)
+        #expect((objects[0]["error"] as? [String: Any])?["message"] as? String != nil)
+        #expect(objects[0]["line"] as? Int == 1)
+        #expect(objects[1]["customer"] as? String == "short")
+        #expect(objects[1]["report"] != nil)
+    }
+
+    @Test("nothing on standard error when it is not a terminal and every line succeeds")
+    func quietWhenNotATerminal() throws {
+        let input = try Self.line(customer: "one", scenario: .billingRetry) + "\n"
+        let result = try EntitlementsTool.run(["reconcile", "--as-of", Self.instant], input: Data(input.utf8))
+        #expect(result.status == 0)
+        #expect(result.standardError.isEmpty, "\(result.standardError)")
+    }
+}
