@@ -181,8 +181,10 @@ struct SubscriptionChains: RebuildStage {
     ) {
         let chain = context.chain
         guard
+            // The latest, ties broken by status, then by the notification, so that the order of entries never matters.
             let latest = statuses.filter({ $0.date <= instant }).max(by: {
-                ($0.date, $0.status.rawValue) < ($1.date, $1.status.rawValue)
+                ($0.date, $0.status.rawValue) != ($1.date, $1.status.rawValue)
+                    ? ($0.date, $0.status.rawValue) < ($1.date, $1.status.rawValue) : $0.notification < $1.notification
             }),
             chain.entries.allSatisfy({ ($0.signedDate ?? $0.purchaseDate) <= latest.date }),
             (context.renewalInfo?.signedDate).map({ $0 <= latest.date }) ?? true,
