@@ -74,7 +74,7 @@ struct EntitlementsTool {
 struct CommandLineTests {
     static let contractKeys: Set<String> = [
         "asOf", "environment", "customerStatus", "customerReason", "products", "entitlements", "diagnostics",
-        "validUntil",
+        "validUntil", "entitlementDecisions",
     ]
     static let productKeys: Set<String> = [
         "productId", "type", "state", "hasAccess", "ownership", "revocationCause", "causeInferred", "expiresDate",

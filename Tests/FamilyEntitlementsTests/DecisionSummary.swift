@@ -17,8 +17,11 @@ struct DecisionSummary: Hashable, CustomStringConvertible {
     var products: [Product]
     var entitlements: [EntitlementID: Bool]
     var diagnostics: Set<Diagnostic.Code>
+    /// The per-entitlement answers, each field of which a service reads directly.
+    var entitlementDecisions: [EntitlementID: EntitlementDecision]
 
     init(_ report: EntitlementReport) {
+        entitlementDecisions = report.entitlementDecisions
         customerStatus = report.customerStatus
         customerReason = report.customerReason
         products = report.products.map {
@@ -32,6 +35,6 @@ struct DecisionSummary: Hashable, CustomStringConvertible {
 
     var description: String {
         "\(customerStatus) \(customerReason.map { "\($0)" } ?? "-") \(products) \(entitlements) "
-            + "\(diagnostics.map(\.rawValue).sorted())"
+            + "\(diagnostics.map(\.rawValue).sorted()) \(entitlementDecisions)"
     }
 }

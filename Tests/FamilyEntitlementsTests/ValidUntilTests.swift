@@ -26,6 +26,7 @@ struct ValidUntilTests {
                     let report = rebuildEntitlements(
                         history: history, asOf: start, environment: row.environment, catalog: catalog)
                     let decision = DecisionSummary(report)
+                    #expect(report.entitlementDecisions.mapValues(\.isActive) == report.entitlements)
                     let end = report.validUntil ?? .distantFuture
                     let context = "\(row.name), history \(index), asOf \(start), catalog \(catalog != nil)"
                     var samples = LedgerHistoryMutator.edges(of: history, from: start).filter { $0 < end }

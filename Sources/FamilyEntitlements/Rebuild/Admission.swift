@@ -220,6 +220,36 @@ struct Admission: RebuildStage {
             admit(renewalInfo, what: "renewal info in \(name)", into: &admitted, log: &log)
         }
         recordEvent(of: notification, mention: mention, data: data, into: &admitted.facts, log: &log)
+        recordRenewalNotice(of: notification, data: data, into: &admitted.facts)
+    }
+
+    /// Notes a DID_FAIL_TO_RENEW or DID_CHANGE_RENEWAL_STATUS, for the entitlement's billing issue and unsubscribe
+    /// dates, and Apple's `data.status`, for the cross-check of the rebuilt state; neither changes a state.
+    private func recordRenewalNotice(
+        of notification: NotificationPayload, data: NotificationData, into facts: inout NotificationFacts
+    ) {
+        let kind: RenewalNotice.Kind?
+        switch (notification.notificationType, notification.subtype) {
+        case (.didFailToRenew?, _): kind = .billingIssue
+        case (.didChangeRenewalStatus?, .autoRenewDisabled?): kind = .autoRenewDisabled
+        case (.didChangeRenewalStatus?, .autoRenewEnabled?): kind = .autoRenewEnabled
+        default: kind = nil
+        }
+        guard kind != nil || data.status != nil else { return }
+        // As for the events: a wrapper's nested entries of another environment or app say nothing of this one.
+        let nestedAdmitted =
+            (data.transactionInfo.map { admits($0.environment) && isOfTheApp($0.bundleId) } ?? true)
+            && (data.renewalInfo.map { admits($0.environment) } ?? true)
+        guard let date = notification.signedDate, nestedAdmitted,
+            let originalId = data.transactionInfo?.originalTransactionId ?? data.renewalInfo?.originalTransactionId
+        else { return }
+        if let status = data.status {
+            facts.appleStatuses[originalId, default: []].append(
+                AppleStatusNotice(status: status, date: date, notification: notification.mention))
+        }
+        if let kind {
+            facts.renewalNotices[originalId, default: []].append(RenewalNotice(kind: kind, date: date))
+        }
     }
 
     private func recordEvent(

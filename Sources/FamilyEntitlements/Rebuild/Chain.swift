@@ -87,6 +87,8 @@ struct ChainContext {
     var chain: Chain
     var renewalInfo: RenewalInfoPayload?
     var events: ChainEvents
+    /// The chain's DID_FAIL_TO_RENEW and DID_CHANGE_RENEWAL_STATUS notifications, in no order.
+    var notices: [RenewalNotice] = []
     /// For each position, the next position of the chain that names another product.
     var nextOtherProduct: [Int?]
 

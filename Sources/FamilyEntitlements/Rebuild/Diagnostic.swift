@@ -53,7 +53,8 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
             uncataloguedProduct, inconsistentTransaction, conflictingSnapshots, unknownNotificationType,
             unknownNotificationSubtype, unknownOwnership, unknownProductType, unknownRevocationType,
             unknownRevocationReason, unknownOfferType, unknownAutoRenewStatus, familySharedConsumable,
-            familySharedNonRenewing, missingDuration, missingExpiresDate, unexpectedRevoke, inexactPrice,
+            familySharedNonRenewing, missingDuration, appleStatusDisagrees, missingExpiresDate, unexpectedRevoke,
+            inexactPrice,
         ]
 
         /// An entry of another environment than the rebuild's; it never grants.
@@ -125,6 +126,10 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
         /// A consumable marked FAMILY_SHARED, which Family Sharing never allows.
         public static let familySharedConsumable = Code(
             rawValue: "family_shared_consumable", severity: .error, rule: .oneTimePurchases)
+        /// Apple's own status of a subscription, stated after everything else known of its chain, disagrees with the
+        /// rebuilt state; both are named and neither is preferred.
+        public static let appleStatusDisagrees = Code(
+            rawValue: "apple_status_disagrees", severity: .warning, rule: .autoRenewableSubscriptions)
         /// A non-renewing subscription marked FAMILY_SHARED, which Family Sharing never allows; it grants nothing.
         public static let familySharedNonRenewing = Code(
             rawValue: "family_shared_non_renewing", severity: .error, rule: .oneTimePurchases)

@@ -12,6 +12,7 @@
 extension EntitlementReport: Codable {
     enum CodingKeys: String, CodingKey {
         case asOf, environment, customerStatus, customerReason, products, entitlements, diagnostics, validUntil
+        case entitlementDecisions
     }
 
     public init(from decoder: any Decoder) throws {
@@ -33,6 +34,9 @@ extension EntitlementReport: Codable {
         entitlements = try container.decode([EntitlementID: Bool].self, forKey: .entitlements)
         diagnostics = try container.decode([Diagnostic].self, forKey: .diagnostics)
         validUntil = try container.decodeMillisecondDateIfPresent(forKey: .validUntil)
+        entitlementDecisions =
+            try container.decodeIfPresent([EntitlementID: EntitlementDecision].self, forKey: .entitlementDecisions)
+            ?? [:]
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -49,6 +53,7 @@ extension EntitlementReport: Codable {
         } else {
             try container.encodeNil(forKey: .validUntil)
         }
+        try container.encode(entitlementDecisions, forKey: .entitlementDecisions)
     }
 
     /// The report as the contract's JSON: one object, keys sorted.

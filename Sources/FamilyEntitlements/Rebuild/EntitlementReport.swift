@@ -27,10 +27,14 @@ public struct EntitlementReport: Hashable, Sendable {
     /// "Another decision" means another customer status or reason, product state, access, willRenew or revocation
     /// cause, other entitlements or other diagnostic codes; the evidence's wording does not count.
     public var validUntil: Date?
+    /// One answer per entitlement id of `entitlements`, with the product and transaction that answer for it; see
+    /// `EntitlementDecision` for which product answers where several unlock the entitlement.
+    public var entitlementDecisions: [EntitlementID: EntitlementDecision]
 
     public init(
         asOf: Date, environment: Environment, customer: CustomerStanding, products: [ProductDecision],
-        entitlements: [EntitlementID: Bool], diagnostics: [Diagnostic], validUntil: Date? = nil
+        entitlements: [EntitlementID: Bool], diagnostics: [Diagnostic], validUntil: Date? = nil,
+        entitlementDecisions: [EntitlementID: EntitlementDecision] = [:]
     ) {
         self.asOf = asOf
         self.environment = environment
@@ -39,6 +43,7 @@ public struct EntitlementReport: Hashable, Sendable {
         self.entitlements = entitlements
         self.diagnostics = diagnostics
         self.validUntil = validUntil
+        self.entitlementDecisions = entitlementDecisions
     }
 
     /// New, active or inactive: the customer's standing without its reason.
@@ -50,6 +55,11 @@ public struct EntitlementReport: Hashable, Sendable {
     /// The decision for a product, if the history names it.
     public func decision(for productId: ProductID) -> ProductDecision? {
         products.first { $0.productId == productId }
+    }
+
+    /// The answer for an entitlement; nil for one the report does not know.
+    public func entitlementDecision(for entitlement: EntitlementID) -> EntitlementDecision? {
+        entitlementDecisions[entitlement]
     }
 
     /// Whether an entitlement is unlocked; false for one the report does not know.

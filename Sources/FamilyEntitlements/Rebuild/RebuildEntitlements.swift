@@ -103,23 +103,32 @@ struct Rebuild: RebuildStage {
             // it says nothing about the older transactions that take part.
             let hidden = admitted.hiddenPurchases.isEmpty ? nil : admitted.hiddenPurchases[originalId]
             let describesNewest = hidden.map { $0 <= (chain.entries.last?.purchaseDate ?? $0) } ?? true
-            let context = ChainContext(
+            var context = ChainContext(
                 chain: chain, renewalInfo: describesNewest && !renewalInfos.isEmpty ? renewalInfos[originalId] : nil,
                 events: facts.events.isEmpty ? [] : facts.events[originalId] ?? [])
-            for candidate in chains.evaluateChain(context, log: &log) {
+            context.notices = facts.renewalNotices.isEmpty ? [] : facts.renewalNotices[originalId] ?? []
+            let evaluated = chains.evaluateChain(context, log: &log)
+            if !facts.appleStatuses.isEmpty, let statuses = facts.appleStatuses[originalId] {
+                chains.crossCheck(statuses, originalId: originalId, context: context, candidates: evaluated, log: &log)
+            }
+            for candidate in evaluated {
                 guard let productId = store[candidate.index].productId else { continue }
                 candidates[productId, default: []].append(candidate)
             }
         }
 
         let reporting = ReportedCandidate(scope: scope)
+        var productFacts: [ProductID: ProductFacts] = [:]
         let products = candidates.keys.sorted().compactMap { productId in
             candidates[productId].flatMap { candidates in
                 reporting.decision(for: productId, from: candidates, store: store, facts: facts, log: &log)
+            }.map { reported in
+                productFacts[reported.decision.productId] = reported.facts
+                return reported.decision
             }
         }
         return Summary(scope: scope).summarise(
-            products, namesAPurchase: namesAPurchase || admitted.hasUntrustedTransactions,
+            products, facts: productFacts, namesAPurchase: namesAPurchase || admitted.hasUntrustedTransactions,
             mixedBundles: admitted.bundleSeen.mixed, log: &log)
     }
 }

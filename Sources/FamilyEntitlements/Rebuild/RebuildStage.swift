@@ -54,6 +54,26 @@ struct NotificationFacts {
     var events: [String: ChainEvents] = [:]
     /// The notifications that carried each transaction, by transaction id.
     var notifications: [String: Set<NotificationMention>] = [:]
+    /// DID_FAIL_TO_RENEW and DID_CHANGE_RENEWAL_STATUS notifications, by original transaction id.
+    var renewalNotices: [String: [RenewalNotice]] = [:]
+    /// Apple's own status of a chain (a notification's `data.status`), by original transaction id.
+    var appleStatuses: [String: [AppleStatusNotice]] = [:]
+}
+
+/// Apple's status of a subscription as one notification states it, and when it was signed.
+struct AppleStatusNotice: Hashable {
+    var status: SubscriptionStatus
+    var date: Date
+    var notification: NotificationMention
+}
+
+extension NotificationPayload {
+    /// The notification as evidence names it.
+    var mention: NotificationMention {
+        NotificationMention(
+            type: notificationType ?? NotificationType(rawValue: ""), subtype: subtype, signedDate: signedDate,
+            notificationUUID: notificationUUID)
+    }
 }
 
 /// One transaction's evaluation for the product it names: its state and the reasons for it, recorded as data.
@@ -64,6 +84,8 @@ struct Candidate {
     var expiresDate: Date?
     var willRenew: Bool?
     var revocation: Revocation?
+    /// What the chain's renewal side shows, for the newest transaction of a subscription chain.
+    var renewal = RenewalFacts()
     /// The evidence of the evaluation, in the order it was found; rendered to words only on request.
     var reasons: [Reason]
 

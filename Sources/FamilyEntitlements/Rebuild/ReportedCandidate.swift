@@ -17,7 +17,7 @@ struct ReportedCandidate: RebuildStage {
     func decision(
         for productId: String, from candidates: [Candidate], store: Store, facts: NotificationFacts,
         log: inout DiagnosticsLog
-    ) -> ProductDecision? {
+    ) -> (decision: ProductDecision, facts: ProductFacts)? {
         // One pass: the granting candidate to report (PURCHASED first, then the longest access, then the lowest
         // transaction id), and the newest candidate, for where none grants.
         var granting: Candidate?
@@ -32,9 +32,16 @@ struct ReportedCandidate: RebuildStage {
             }
         }
         guard let chosen = granting ?? newest else { return nil }
-        return decision(
+        let decision = decision(
             for: productId, reporting: chosen, of: store[chosen.index], granting: granting != nil,
             candidates: candidates, facts: facts, log: &log)
+        let transaction = store[chosen.index]
+        return (
+            decision,
+            ProductFacts(
+                originalPurchaseDate: transaction.originalPurchaseDate, latestPurchaseDate: transaction.purchaseDate,
+                revocationDate: chosen.revocation?.date, renewal: chosen.renewal)
+        )
     }
 
     /// Whether `candidate` is reported rather than `best` among granting candidates.

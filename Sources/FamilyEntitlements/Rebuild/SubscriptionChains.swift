@@ -131,9 +131,83 @@ struct SubscriptionChains: RebuildStage {
         }
         let willRenew = willRenew(
             state: state, renewalInfo: renewalInfo, transaction: transaction, into: &reasons, log: &log)
-        return Candidate(
+        var candidate = Candidate(
             index: chain.storeIndex(index), state: state, expiresDate: expiresDate, willRenew: willRenew,
             revocation: state == .revoked ? revocation : nil, reasons: reasons)
+        if index == chain.count - 1 {
+            candidate.renewal = renewalFacts(of: transaction, state: state, willRenew: willRenew, in: context)
+        }
+        return candidate
+    }
+
+    /// What the renewal info and the renewal notifications show of the chain's newest transaction, as of the
+    /// instant: the grace period's end and a pending change of product from a renewal info that describes it, when
+    /// billing began to fail while it still fails, and when auto-renew was turned off while it stays off.
+    private func renewalFacts(
+        of transaction: TransactionPayload, state: AccessState, willRenew: Bool?, in context: ChainContext
+    ) -> RenewalFacts {
+        var facts = RenewalFacts()
+        let purchase = transaction.purchaseDate ?? .distantPast
+        if let renewalInfo = context.renewalInfo, let signed = renewalInfo.signedDate, signed >= purchase {
+            if renewalInfo.isInBillingRetryPeriod == true {
+                facts.gracePeriodExpiresDate = renewalInfo.gracePeriodExpiresDate
+            }
+            if let next = renewalInfo.autoRenewProductId, next != transaction.productId {
+                facts.autoRenewProductId = ProductID(next)
+            }
+        }
+        guard !context.notices.isEmpty || state == .gracePeriod || state == .billingRetry else { return facts }
+        let known = context.notices.filter { $0.date >= purchase && $0.date <= instant }
+        if state == .gracePeriod || state == .billingRetry {
+            facts.billingIssueDetectedAt =
+                known.lazy.filter { $0.kind == .billingIssue }.map(\.date).min() ?? transaction.expiresDate
+        }
+        if willRenew == false,
+            let last = known.filter({ $0.kind != .billingIssue }).max(by: {
+                ($0.date, $0.kind.rawValue) < ($1.date, $1.kind.rawValue)
+            }), last.kind == .autoRenewDisabled
+        {
+            facts.unsubscribeDetectedAt = last.date
+        }
+        return facts
+    }
+
+    /// Compares Apple's own status of the chain, where a notification dated after everything else known about the
+    /// chain states one, with the rebuilt state, and reports a disagreement naming both. Neither is preferred: the
+    /// decision stays the rebuild's, and the diagnostic says that the history may lack an entry or hold a wrong one.
+    func crossCheck(
+        _ statuses: [AppleStatusNotice], originalId: String, context: ChainContext, candidates: [Candidate],
+        log: inout DiagnosticsLog
+    ) {
+        let chain = context.chain
+        guard
+            // The latest, ties broken by status, then by the notification, so that the order of entries never matters.
+            let latest = statuses.filter({ $0.date <= instant }).max(by: {
+                ($0.date, $0.status.rawValue) != ($1.date, $1.status.rawValue)
+                    ? ($0.date, $0.status.rawValue) < ($1.date, $1.status.rawValue) : $0.notification < $1.notification
+            }),
+            chain.entries.allSatisfy({ ($0.signedDate ?? $0.purchaseDate) <= latest.date }),
+            (context.renewalInfo?.signedDate).map({ $0 <= latest.date }) ?? true,
+            let newest = chain.indices.last.map({ chain.storeIndex($0) }),
+            let state = (candidates.first(where: \.grants) ?? candidates.first(where: { $0.index == newest }))?.state
+        else { return }
+        let agrees: Bool
+        switch latest.status {
+        case .active: agrees = state == .active
+        case .expired: agrees = state == .expired || state == .upgraded
+        case .billingRetry: agrees = state == .billingRetry
+        case .billingGracePeriod: agrees = state == .gracePeriod
+        case .revoked: agrees = state == .revoked
+        default: return
+        }
+        guard !agrees else { return }
+        log.report(
+            .appleStatusDisagrees,
+            "Apple's status \(latest.status.rawValue) in \(latest.notification.label) notification "
+                + "\(latest.notification.notificationUUID ?? "(no notificationUUID)") signed "
+                + "\(latest.date.evidenceText), after everything else known of original transaction \(originalId), "
+                + "disagrees with the rebuilt state \(state.rawValue); the history may lack an entry or hold a wrong one"
+        )
     }
 
     /// The state of a chain whose newest transaction has expired: grace period, billing retry or expired.

@@ -12,9 +12,21 @@ struct Summary: RebuildStage {
     /// The report of the products' decisions; `namesAPurchase` says whether the history named a purchase that counts
     /// towards the customer's status (an untrusted one included).
     func summarise(
-        _ products: [ProductDecision], namesAPurchase: Bool, mixedBundles: Bool, log: inout DiagnosticsLog
+        _ products: [ProductDecision], facts: [ProductID: ProductFacts] = [:], namesAPurchase: Bool,
+        mixedBundles: Bool, log: inout DiagnosticsLog
     ) -> EntitlementReport {
         var entitlements: [EntitlementID: Bool] = [:]
+        // The product answering for each entitlement, by the priority `EntitlementDecision` states.
+        var answering: [EntitlementID: ProductDecision] = [:]
+        func answer(_ entitlement: EntitlementID, _ product: ProductDecision) {
+            if let other = answering[entitlement],
+                !EntitlementDecision.answers(
+                    product, facts[product.productId], before: other, facts[other.productId])
+            {
+                return
+            }
+            answering[entitlement] = product
+        }
         for (productId, product) in catalogProducts {
             for entitlement in product.entitlements ?? [EntitlementID(productId)] {
                 entitlements[entitlement] = entitlements[entitlement] ?? false
@@ -23,6 +35,7 @@ struct Summary: RebuildStage {
         for product in products {
             guard let catalog else {
                 Self.unlock(&entitlements[EntitlementID(product.productId), default: false], if: product.hasAccess)
+                answer(EntitlementID(product.productId), product)
                 continue
             }
             guard catalogProducts[product.productId] != nil else {
@@ -34,6 +47,7 @@ struct Summary: RebuildStage {
             }
             for entitlement in catalog.entitlements(of: product.productId) {
                 Self.unlock(&entitlements[entitlement, default: false], if: product.hasAccess)
+                answer(entitlement, product)
             }
         }
         if mixedBundles {
@@ -42,9 +56,16 @@ struct Summary: RebuildStage {
                 "the history names more than one bundle id and the catalog names none; name the app's bundleId in the "
                     + "catalog so that other apps' entries grant nothing")
         }
+        var decisions: [EntitlementID: EntitlementDecision] = [:]
+        decisions.reserveCapacity(entitlements.count)
+        for (entitlement, isActive) in entitlements {
+            decisions[entitlement] =
+                answering[entitlement].map { EntitlementDecision($0, facts: facts[$0.productId]) }
+                ?? EntitlementDecision(isActive: isActive)
+        }
         return EntitlementReport(
             asOf: instant, environment: environment, customer: customer(of: products, namesAPurchase: namesAPurchase),
-            products: products, entitlements: entitlements, diagnostics: log.sorted)
+            products: products, entitlements: entitlements, diagnostics: log.sorted, entitlementDecisions: decisions)
     }
 
     /// Sets an entitlement, read and written in one lookup, when a product that unlocks it grants.

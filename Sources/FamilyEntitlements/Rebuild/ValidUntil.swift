@@ -68,7 +68,8 @@ struct Staleness: RebuildStage {
     }
 }
 
-/// What "the same decision" means for `validUntil`: every field a service acts on, without the evidence's wording.
+/// What "the same decision" means for `validUntil`: every field a service acts on (the per-entitlement answers
+/// included), without the evidence's wording.
 struct DecisionKey: Equatable {
     struct Product: Equatable {
         var productId: ProductID
@@ -82,8 +83,10 @@ struct DecisionKey: Equatable {
     var products: [Product]
     var entitlements: [EntitlementID: Bool]
     var diagnostics: Set<Diagnostic.Code>
+    var entitlementDecisions: [EntitlementID: EntitlementDecision]
 
     init(_ report: EntitlementReport) {
+        entitlementDecisions = report.entitlementDecisions
         customer = report.customer
         products = report.products.map {
             Product(

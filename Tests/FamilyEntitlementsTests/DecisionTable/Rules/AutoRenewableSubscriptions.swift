@@ -3,7 +3,7 @@ import Foundation
 
 extension DecisionRow {
     /// The rows of ``DecisionRule/autoRenewableSubscriptions``, in the order docs/decision-table.md lists them.
-    static let autoRenewableSubscriptions: [DecisionRow] = subscriptions + edges
+    static let autoRenewableSubscriptions: [DecisionRow] = subscriptions + edges + appleStatus
 
     /// Rule 2: auto-renewable subscriptions, renewal info, grace period and billing retry.
     static let subscriptions: [DecisionRow] = {
@@ -315,6 +315,109 @@ extension DecisionRow {
                 products: [
                     ProductExpectation(Given.monthly, .gracePeriod, access: true) { $0.transactionId = .equals("2102") }
                 ]),
+        ]
+    }()
+}
+
+extension DecisionRow {
+    /// A notification carrying Apple's own status of the chain (`data.status`) with its renewal info, signed on day
+    /// `signed`.
+    static func statusNotification(
+        _ status: SubscriptionStatus, _ type: NotificationType, _ subtype: NotificationSubtype? = nil, signed: Double,
+        renewal: RenewalInfoPayload
+    ) -> NotificationPayload {
+        var notification = Given.notification(type, subtype, signed: signed, renewal: renewal)
+        notification.data?.status = status
+        return notification
+    }
+
+    /// Rule 2: Apple's own status, as a cross-check of the rebuilt state.
+    static let appleStatus: [DecisionRow] = {
+        let subscription = Given.subscription("2901", from: 0, to: 30)
+        return [
+            DecisionRow(
+                rule: .autoRenewableSubscriptions,
+                name: "Apple's status 1 (active) after everything known, the rebuild expired: both named, reported",
+                source:
+                    "apple-facts 1 and 2: data.status, 1 active, 2 expired, 3 billing retry, 4 grace period, 5 revoked",
+                history: History(
+                    transactions: [subscription],
+                    notifications: [
+                        statusNotification(
+                            .active, .didChangeRenewalStatus, .autoRenewEnabled, signed: 40,
+                            renewal: Given.renewal("2901", signed: 40))
+                    ]), asOf: 45,
+                products: [ProductExpectation(Given.monthly, .expired, access: false)],
+                customer: .equals(.inactive), diagnostics: [.appleStatusDisagrees]),
+            DecisionRow(
+                rule: .autoRenewableSubscriptions,
+                name: "Apple's status 2 (expired) while the rebuild grants: reported, and access stays the rebuild's",
+                source: "decision table: neither Apple's status nor the rebuild is silently preferred",
+                history: History(
+                    transactions: [subscription],
+                    notifications: [
+                        statusNotification(
+                            .expired, .didChangeRenewalStatus, .autoRenewDisabled, signed: 10,
+                            renewal: Given.renewal("2901", signed: 10, autoRenew: .off))
+                    ]), asOf: 15,
+                products: [ProductExpectation(Given.monthly, .active, access: true)],
+                customer: .equals(.active), diagnostics: [.appleStatusDisagrees]),
+            DecisionRow(
+                rule: .autoRenewableSubscriptions,
+                name: "Apple's status 3 (billing retry) where the rebuild sees a grace period: reported",
+                source: "apple-facts 2 and 7: status 4 is the billing grace period, 3 billing retry without one",
+                history: History(
+                    transactions: [subscription],
+                    notifications: [
+                        statusNotification(
+                            .billingRetry, .didFailToRenew, .gracePeriod, signed: 31,
+                            renewal: Given.renewal("2901", signed: 31) {
+                                $0.isInBillingRetryPeriod = true
+                                $0.gracePeriodExpiresDate = Given.day(40)
+                            })
+                    ]), asOf: 32,
+                products: [ProductExpectation(Given.monthly, .gracePeriod, access: true)],
+                diagnostics: [.appleStatusDisagrees]),
+            DecisionRow(
+                rule: .autoRenewableSubscriptions,
+                name: "Apple's status 4 (grace period) where the renewal info states no grace period: reported",
+                source: "apple-facts 2 and 7: status 4 is the billing grace period, 3 billing retry without one",
+                history: History(
+                    transactions: [subscription],
+                    notifications: [
+                        statusNotification(
+                            .billingGracePeriod, .didFailToRenew, signed: 31,
+                            renewal: Given.renewal("2901", signed: 31) { $0.isInBillingRetryPeriod = true })
+                    ]), asOf: 32,
+                products: [ProductExpectation(Given.monthly, .billingRetry, access: false)],
+                diagnostics: [.appleStatusDisagrees]),
+            DecisionRow(
+                rule: .autoRenewableSubscriptions,
+                name: "Apple's status agreeing with the rebuild: nothing reported",
+                source: "apple-facts 2 and 7: status 4 is the billing grace period",
+                history: History(
+                    transactions: [subscription],
+                    notifications: [
+                        statusNotification(
+                            .billingGracePeriod, .didFailToRenew, .gracePeriod, signed: 31,
+                            renewal: Given.renewal("2901", signed: 31) {
+                                $0.isInBillingRetryPeriod = true
+                                $0.gracePeriodExpiresDate = Given.day(40)
+                            })
+                    ]), asOf: 32,
+                products: [ProductExpectation(Given.monthly, .gracePeriod, access: true)]),
+            DecisionRow(
+                rule: .autoRenewableSubscriptions,
+                name: "Apple's status older than a renewal known since: not compared",
+                source: "decision table: only a status dated after everything else known of the chain speaks for it",
+                history: History(
+                    transactions: [subscription, Given.subscription("2902", original: "2901", from: 30, to: 60)],
+                    notifications: [
+                        statusNotification(
+                            .expired, .didChangeRenewalStatus, .autoRenewDisabled, signed: 20,
+                            renewal: Given.renewal("2901", signed: 20, autoRenew: .off))
+                    ]), asOf: 35,
+                products: [ProductExpectation(Given.monthly, .active, access: true)]),
         ]
     }()
 }
