@@ -150,7 +150,13 @@ public enum DecisionRule: Int, CaseIterable, Hashable, Sendable, Codable, Custom
             billingRetryFamilyMember (the member cannot), refunded, familyRevocation, revoked, expired, \
             undetermined. A catalog maps products to entitlements; without one each product id is its own \
             entitlement. With a catalog, even an empty one, a product it lacks unlocks nothing, and a transaction \
-            whose type disagrees with the catalog's grants nothing; both are reported.
+            whose type disagrees with the catalog's grants nothing; both are reported. Each entitlement has one \
+            answer (`entitlementDecisions`), from one product: one that grants before one that does not, PURCHASED \
+            before FAMILY_SHARED, the longest access (no end before any end), then the lowest product id; where \
+            none grants, the product purchased last. Its billing issue is the earliest DID_FAIL_TO_RENEW signed \
+            since the reported purchase, else the expiry, while in grace or billing retry; its unsubscribe date the \
+            latest AUTO_RENEW_DISABLED while auto-renew stays off; a renewal info naming another product is a \
+            pending change of plan. An entitlement no product unlocks has every field null.
             """
         case .evidence:
             """

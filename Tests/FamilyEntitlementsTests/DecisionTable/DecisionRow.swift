@@ -65,6 +65,9 @@ struct DecisionRow: Sendable, CustomTestStringConvertible {
     /// The diagnostic codes the report must carry, no more and no fewer.
     var diagnostics: Set<Diagnostic.Code> = []
     var entitlements: [EntitlementID: Bool]? = nil
+    /// The report's one answer per entitlement, every field compared, for every entitlement the report answers for;
+    /// nil leaves them unchecked.
+    var entitlementDecisions: [EntitlementID: EntitlementDecision]? = nil
 
     var testDescription: String { "rule \(rule.rawValue): \(name)" }
 
@@ -100,7 +103,25 @@ struct DecisionRow: Sendable, CustomTestStringConvertible {
         if let entitlements, entitlements != report.entitlements {
             problems.append("entitlements \(report.entitlements), expected \(entitlements)")
         }
+        if let entitlementDecisions {
+            problems += Self.mismatches(report.entitlementDecisions, entitlementDecisions)
+        }
         return problems
+    }
+
+    private static func mismatches(
+        _ actual: [EntitlementID: EntitlementDecision], _ expected: [EntitlementID: EntitlementDecision]
+    ) -> [String] {
+        guard Set(actual.keys) == Set(expected.keys) else {
+            return ["entitlementDecisions for \(actual.keys.sorted()), expected \(expected.keys.sorted())"]
+        }
+        return expected.keys.sorted().flatMap { id -> [String] in
+            guard let want = expected[id], let got = actual[id], want != got else { return [] }
+            let differing = zip(want.fields(dates: \.millisecondsText), got.fields(dates: \.millisecondsText))
+                .filter { $0.value != $1.value }
+                .map { wanted, found in "\(wanted.name) = \(found.value), expected \(wanted.value)" }
+            return ["entitlementDecisions[\(id)]: " + differing.joined(separator: ", ")]
+        }
     }
 
     private static func mismatches(_ decision: ProductDecision, _ expected: ProductExpectation) -> [String] {

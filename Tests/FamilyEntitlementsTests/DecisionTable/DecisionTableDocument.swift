@@ -48,6 +48,9 @@ enum DecisionTableDocument {
                     + entitlements.keys.sorted().map { "\($0)=\(entitlements[$0] == true)" }
                     .joined(separator: " "))
         }
+        for (id, decision) in (row.entitlementDecisions ?? [:]).sorted(by: { $0.key < $1.key }) {
+            parts.append("entitlement \(id): \(decision.summary(dates: { day($0) }))")
+        }
         return parts.joined(separator: "; ")
     }
 

@@ -3,7 +3,7 @@ import Foundation
 
 extension DecisionRow {
     /// The rows of ``DecisionRule/customerStatus``, in the order docs/decision-table.md lists them.
-    static let customerStatus: [DecisionRow] = customers + catalogs
+    static let customerStatus: [DecisionRow] = customers + catalogs + answers
 
     /// Rule 11: the customer status for the launch screen; entitlements through a catalog.
     static let customers: [DecisionRow] = {
@@ -144,6 +144,296 @@ extension DecisionRow {
                     ProductExpectation(Given.monthly, .expired, access: false),
                 ],
                 diagnostics: [.uncataloguedProduct], entitlements: ["pro": false]),
+        ]
+    }()
+
+    /// Rule 11: one answer per entitlement, every field checked: which product answers, and what each field reads.
+    static let answers: [DecisionRow] = {
+        let premium = ProductCatalog(products: [
+            ProductID(Given.monthly): .init(entitlements: ["premium"], type: .autoRenewable),
+            ProductID(Given.yearly): .init(entitlements: ["premium"], type: .autoRenewable),
+            ProductID(Given.basic): .init(entitlements: ["premium"], type: .autoRenewable),
+            ProductID(Given.lifetime): .init(entitlements: ["premium"], type: .nonConsumable),
+            ProductID(Given.pass): .init(entitlements: ["season"], type: .nonRenewing, duration: .init(months: 3)),
+        ])
+        let d = Given.day
+        /// The answer of an auto-renewable chain `id` purchased by the customer, as most rows expect it.
+        func subscription(
+            _ id: String, _ product: String = Given.monthly, _ state: AccessState = .active, from: Double,
+            to: Double, ownership: OwnershipType = .purchased, willRenew: Bool? = nil,
+            _ change: (inout EntitlementDecision) -> Void = { _ in }
+        ) -> EntitlementDecision {
+            var answer = EntitlementDecision(
+                isActive: state.grantsAccess, state: state, productId: ProductID(product), transactionId: id,
+                originalTransactionId: OriginalTransactionID(id), expiresDate: d(to), willRenew: willRenew,
+                period: .normal, ownership: ownership, originalPurchaseDate: d(from), latestPurchaseDate: d(from))
+            change(&answer)
+            return answer
+        }
+        let lifetime = EntitlementDecision(
+            isActive: true, state: .active, productId: ProductID(Given.lifetime), transactionId: "1330",
+            originalTransactionId: "1330", period: .normal, ownership: .purchased, originalPurchaseDate: d(5),
+            latestPurchaseDate: d(5))
+        let nothing = EntitlementDecision(isActive: false)
+        return [
+            DecisionRow(
+                rule: .customerStatus,
+                name: "one answer per entitlement: a product that grants answers before a newer one that does not",
+                source: "decision table: the entitlement is unlocked by the product that grants",
+                history: History(transactions: [
+                    Given.oneTime("1330", Given.lifetime, type: .nonConsumable, on: 5),
+                    Given.subscription("1301", from: 10, to: 40),
+                ]), asOf: 50, catalog: premium,
+                products: [
+                    ProductExpectation(Given.lifetime, .active, access: true),
+                    ProductExpectation(Given.monthly, .expired, access: false),
+                ],
+                entitlementDecisions: ["premium": lifetime, "season": nothing]),
+            DecisionRow(
+                rule: .customerStatus,
+                name: "one answer per entitlement: PURCHASED answers before FAMILY_SHARED, though the shared one "
+                    + "lasts longer",
+                source: "apple-facts 4: only the purchaser can manage or cancel; the member's copy follows it",
+                history: History(transactions: [
+                    Given.subscription("1302", Given.yearly, from: 0, to: 365, ownership: .familyShared),
+                    Given.subscription("1303", from: 0, to: 30),
+                ]), asOf: 10, catalog: premium,
+                products: [
+                    ProductExpectation(Given.monthly, .active, access: true),
+                    ProductExpectation(Given.yearly, .active, access: true),
+                ],
+                entitlementDecisions: ["premium": subscription("1303", from: 0, to: 30), "season": nothing]),
+            DecisionRow(
+                rule: .customerStatus,
+                name: "one answer per entitlement: among granting purchases, the longest access answers, no end "
+                    + "before any end",
+                source: "decision table: the answer says how long the customer keeps access",
+                history: History(transactions: [
+                    Given.subscription("1304", Given.yearly, from: 0, to: 365),
+                    Given.oneTime("1330", Given.lifetime, type: .nonConsumable, on: 5),
+                ]), asOf: 10, catalog: premium,
+                products: [
+                    ProductExpectation(Given.lifetime, .active, access: true),
+                    ProductExpectation(Given.yearly, .active, access: true),
+                ],
+                entitlementDecisions: ["premium": lifetime, "season": nothing]),
+            DecisionRow(
+                rule: .customerStatus,
+                name: "one answer per entitlement: equal access, the lowest product id answers",
+                source: "decision table: the same history always gives the same answer",
+                history: History(transactions: [
+                    Given.subscription("1305", Given.monthly, from: 0, to: 30),
+                    Given.subscription("1306", Given.basic, from: 0, to: 30),
+                ]), asOf: 10, catalog: premium,
+                products: [
+                    ProductExpectation(Given.basic, .active, access: true),
+                    ProductExpectation(Given.monthly, .active, access: true),
+                ],
+                entitlementDecisions: [
+                    "premium": subscription("1306", Given.basic, from: 0, to: 30), "season": nothing,
+                ]),
+            DecisionRow(
+                rule: .customerStatus,
+                name: "one answer per entitlement: none grants, the product purchased last answers, with its "
+                    + "revocationDate",
+                source: "apple-facts 5: a refund sets revocationDate",
+                history: History(transactions: [
+                    Given.subscription("1307", from: 0, to: 30),
+                    Given.oneTime("1331", Given.lifetime, type: .nonConsumable, on: 40, signed: 45) {
+                        $0.revocationDate = Given.day(45)
+                        $0.revocationType = .refundFull
+                    },
+                ]), asOf: 50, catalog: premium,
+                products: [
+                    ProductExpectation(Given.lifetime, .revoked, access: false),
+                    ProductExpectation(Given.monthly, .expired, access: false),
+                ],
+                customer: .equals(.inactive), customerReason: .equals(.refunded),
+                entitlementDecisions: [
+                    "premium": EntitlementDecision(
+                        isActive: false, state: .revoked, productId: ProductID(Given.lifetime), transactionId: "1331",
+                        originalTransactionId: "1331", period: .normal, ownership: .purchased,
+                        originalPurchaseDate: d(40), latestPurchaseDate: d(40), revocationDate: d(45)),
+                    "season": nothing,
+                ]),
+            DecisionRow(
+                rule: .customerStatus,
+                name: "one answer per entitlement: a renewed chain reads its start as originalPurchaseDate and "
+                    + "the renewal as latestPurchaseDate",
+                source: "apple-facts 1: originalPurchaseDate is the chain's first purchase",
+                history: History(
+                    transactions: [
+                        Given.subscription("1308", from: 0, to: 30),
+                        Given.subscription("1309", original: "1308", from: 30, to: 60) {
+                            $0.originalPurchaseDate = Given.day(0)
+                        },
+                    ], renewalInfos: [Given.renewal("1308", signed: 30)]), asOf: 40, catalog: premium,
+                products: [ProductExpectation(Given.monthly, .active, access: true)],
+                entitlementDecisions: [
+                    "premium": subscription("1309", from: 30, to: 60, willRenew: true) {
+                        $0.originalTransactionId = "1308"
+                        $0.originalPurchaseDate = d(0)
+                    },
+                    "season": nothing,
+                ]),
+            DecisionRow(
+                rule: .customerStatus,
+                name: "one answer per entitlement: in the grace period, its end, and the billing issue dated by the "
+                    + "earliest DID_FAIL_TO_RENEW",
+                source: "apple-facts 7; Apple: DID_FAIL_TO_RENEW, JWSRenewalInfoDecodedPayload.gracePeriodExpiresDate",
+                history: {
+                    let failed = Given.subscription("1310", from: 0, to: 30)
+                    let grace = Given.renewal("1310", signed: 30.5) {
+                        $0.isInBillingRetryPeriod = true
+                        $0.gracePeriodExpiresDate = Given.day(46)
+                    }
+                    return History(
+                        transactions: [failed], renewalInfos: [grace],
+                        notifications: [
+                            Given.notification(.didFailToRenew, .gracePeriod, signed: 30.5, transaction: failed),
+                            Given.notification(.didFailToRenew, .gracePeriod, signed: 33, transaction: failed),
+                        ])
+                }(), asOf: 35, catalog: premium,
+                products: [ProductExpectation(Given.monthly, .gracePeriod, access: true)],
+                entitlementDecisions: [
+                    "premium": subscription("1310", Given.monthly, .gracePeriod, from: 0, to: 46, willRenew: true) {
+                        $0.gracePeriodExpiresDate = d(46)
+                        $0.billingIssueDetectedAt = d(30.5)
+                    },
+                    "season": nothing,
+                ]),
+            DecisionRow(
+                rule: .customerStatus,
+                name: "one answer per entitlement: billing retry known only from the renewal info dates the billing "
+                    + "issue at the expiry",
+                source: "apple-facts 7: a renewal fails at the expiry, then billing retry",
+                history: History(
+                    transactions: [Given.subscription("1311", from: 0, to: 30)],
+                    renewalInfos: [Given.renewal("1311", signed: 31) { $0.isInBillingRetryPeriod = true }]),
+                asOf: 35, catalog: premium,
+                products: [ProductExpectation(Given.monthly, .billingRetry, access: false)],
+                customer: .equals(.inactive), customerReason: .equals(.billingRetry),
+                entitlementDecisions: [
+                    "premium": subscription("1311", Given.monthly, .billingRetry, from: 0, to: 30, willRenew: true) {
+                        $0.billingIssueDetectedAt = d(30)
+                    },
+                    "season": nothing,
+                ]),
+            DecisionRow(
+                rule: .customerStatus,
+                name: "one answer per entitlement: auto-renew turned off reads unsubscribeDetectedAt from the "
+                    + "AUTO_RENEW_DISABLED notification",
+                source: "Apple: DID_CHANGE_RENEWAL_STATUS with AUTO_RENEW_DISABLED",
+                history: {
+                    let off = Given.renewal("1312", signed: 5, autoRenew: .off)
+                    return History(
+                        transactions: [Given.subscription("1312", from: 0, to: 30)], renewalInfos: [off],
+                        notifications: [
+                            Given.notification(.didChangeRenewalStatus, .autoRenewDisabled, signed: 5, renewal: off)
+                        ])
+                }(), asOf: 10, catalog: premium,
+                products: [ProductExpectation(Given.monthly, .active, access: true) { $0.willRenew = .equals(false) }],
+                entitlementDecisions: [
+                    "premium": subscription("1312", from: 0, to: 30, willRenew: false) {
+                        $0.unsubscribeDetectedAt = d(5)
+                    },
+                    "season": nothing,
+                ]),
+            DecisionRow(
+                rule: .customerStatus,
+                name: "one answer per entitlement: auto-renew turned back on clears unsubscribeDetectedAt",
+                source: "Apple: DID_CHANGE_RENEWAL_STATUS with AUTO_RENEW_ENABLED",
+                history: {
+                    let off = Given.renewal("1313", signed: 5, autoRenew: .off)
+                    let on = Given.renewal("1313", signed: 8)
+                    return History(
+                        transactions: [Given.subscription("1313", from: 0, to: 30)], renewalInfos: [off, on],
+                        notifications: [
+                            Given.notification(.didChangeRenewalStatus, .autoRenewDisabled, signed: 5, renewal: off),
+                            Given.notification(.didChangeRenewalStatus, .autoRenewEnabled, signed: 8, renewal: on),
+                        ])
+                }(), asOf: 10, catalog: premium,
+                products: [ProductExpectation(Given.monthly, .active, access: true) { $0.willRenew = .equals(true) }],
+                entitlementDecisions: [
+                    "premium": subscription("1313", from: 0, to: 30, willRenew: true), "season": nothing,
+                ]),
+            DecisionRow(
+                rule: .customerStatus,
+                name: "one answer per entitlement: auto-renew back on per a newer renewal info, its "
+                    + "AUTO_RENEW_ENABLED notification lost: no unsubscribe date",
+                source: "apple-facts 10: notifications can be lost; the newest renewal info is the truth (rule 6)",
+                history: {
+                    let off = Given.renewal("1316", signed: 5, autoRenew: .off)
+                    return History(
+                        transactions: [Given.subscription("1316", from: 0, to: 30)],
+                        renewalInfos: [off, Given.renewal("1316", signed: 8)],
+                        notifications: [
+                            Given.notification(.didChangeRenewalStatus, .autoRenewDisabled, signed: 5, renewal: off)
+                        ])
+                }(), asOf: 10, catalog: premium,
+                products: [ProductExpectation(Given.monthly, .active, access: true) { $0.willRenew = .equals(true) }],
+                entitlementDecisions: [
+                    "premium": subscription("1316", from: 0, to: 30, willRenew: true), "season": nothing,
+                ]),
+            DecisionRow(
+                rule: .customerStatus,
+                name: "one answer per entitlement: auto-renew off per the renewal info, its AUTO_RENEW_DISABLED "
+                    + "notification lost: no unsubscribe date is invented from an older AUTO_RENEW_ENABLED",
+                source: "apple-facts 10: notifications can be lost; the newest renewal info is the truth (rule 6)",
+                history: {
+                    let on = Given.renewal("1317", signed: 2)
+                    return History(
+                        transactions: [Given.subscription("1317", from: 0, to: 30)],
+                        renewalInfos: [on, Given.renewal("1317", signed: 5, autoRenew: .off)],
+                        notifications: [
+                            Given.notification(.didChangeRenewalStatus, .autoRenewEnabled, signed: 2, renewal: on)
+                        ])
+                }(), asOf: 10, catalog: premium,
+                products: [ProductExpectation(Given.monthly, .active, access: true) { $0.willRenew = .equals(false) }],
+                entitlementDecisions: [
+                    "premium": subscription("1317", from: 0, to: 30, willRenew: false), "season": nothing,
+                ]),
+            DecisionRow(
+                rule: .customerStatus,
+                name: "one answer per entitlement: a pending downgrade names the product it renews into",
+                source: "apple-facts 8; Apple: JWSRenewalInfoDecodedPayload.autoRenewProductId",
+                history: History(
+                    transactions: [Given.subscription("1314", Given.yearly, from: 0, to: 365)],
+                    renewalInfos: [
+                        Given.renewal("1314", Given.yearly, signed: 20) { $0.autoRenewProductId = Given.monthly }
+                    ]
+                ), asOf: 30, catalog: premium,
+                products: [ProductExpectation(Given.yearly, .active, access: true)],
+                entitlementDecisions: [
+                    "premium": subscription("1314", Given.yearly, from: 0, to: 365, willRenew: true) {
+                        $0.autoRenewProductId = ProductID(Given.monthly)
+                    },
+                    "season": nothing,
+                ]),
+            DecisionRow(
+                rule: .customerStatus,
+                name: "one answer per entitlement: a free trial reads period freeTrial; a non-renewing pass ends with "
+                    + "its catalog duration",
+                source: "apple-facts 6 and 9: offerType 1 with FREE_TRIAL; the app decides a non-renewing duration",
+                history: History(transactions: [
+                    Given.subscription("1315", from: 0, to: 7) {
+                        $0.offerType = .introductory
+                        $0.offerDiscountType = .freeTrial
+                        $0.price = 0
+                    },
+                    Given.oneTime("1332", Given.pass, type: .nonRenewing, on: 1),
+                ]), asOf: 3, catalog: premium,
+                products: [
+                    ProductExpectation(Given.monthly, .active, access: true),
+                    ProductExpectation(Given.pass, .active, access: true),
+                ],
+                entitlementDecisions: [
+                    "premium": subscription("1315", from: 0, to: 7) { $0.period = .freeTrial },
+                    "season": EntitlementDecision(
+                        isActive: true, state: .active, productId: ProductID(Given.pass), transactionId: "1332",
+                        originalTransactionId: "1332", expiresDate: Date(timeIntervalSince1970: 1_775_088_000),  // 2026-04-02, d1 and 3 months
+                        period: .normal, ownership: .purchased, originalPurchaseDate: d(1), latestPurchaseDate: d(1)),
+                ]),
         ]
     }()
 }
