@@ -48,6 +48,7 @@ enum ReportText {
                         TerminalText.escaped($0) + "=\(report.entitlements[$0] == true)"
                     }
                     .joined(separator: " ")))
+        lines.append(validity(of: report))
         lines.append(contentsOf: report.diagnostics.map(TerminalText.escaped))
         return lines.joined(separator: "\n")
     }
@@ -69,6 +70,8 @@ enum ReportText {
             }
             lines.append(contentsOf: product.because.map { "  - " + TerminalText.escaped($0) })
         }
+        lines.append("")
+        lines.append(validity(of: report))
         if !report.diagnostics.isEmpty {
             lines.append("")
             lines.append("diagnostics:")
@@ -87,6 +90,12 @@ enum ReportText {
 
     /// The customer line: status, reason, instant and environment, and, when a product was revoked while the
     /// customer stays active, the products that keep them active.
+    /// How long the decision holds: until the report's `validUntil`, or until the history changes.
+    static func validity(of report: ReportView) -> String {
+        report.validUntil.map { "valid until: \(text($0)) (decide again then)" }
+            ?? "valid until: none (time alone changes nothing)"
+    }
+
     static func header(of report: ReportView) -> String {
         var lines = [
             "customer: \(report.customerStatus)" + (report.customerReason.map { " (\($0))" } ?? "")

@@ -26,6 +26,8 @@ struct ReportView {
     }
 
     var asOf: Date
+    /// When the same history gives another decision; nil when time alone changes nothing.
+    var validUntil: Date?
     var environment: String
     var customerStatus: String
     var customerReason: String?
@@ -35,6 +37,7 @@ struct ReportView {
 
     init(_ report: EntitlementReport) {
         asOf = report.asOf
+        validUntil = report.validUntil
         environment = report.environment.rawValue
         customerStatus = report.customerStatus.rawValue
         customerReason = report.customerReason?.rawValue
