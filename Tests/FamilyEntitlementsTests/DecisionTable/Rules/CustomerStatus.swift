@@ -429,9 +429,10 @@ extension DecisionRow {
                 ],
                 entitlementDecisions: [
                     "premium": subscription("1315", from: 0, to: 7) { $0.period = .freeTrial },
+                    // The pass ends three months after d1: 2026-04-02T00:00:00Z.
                     "season": EntitlementDecision(
                         isActive: true, state: .active, productId: ProductID(Given.pass), transactionId: "1332",
-                        originalTransactionId: "1332", expiresDate: Date(timeIntervalSince1970: 1_775_088_000),  // 2026-04-02, d1 and 3 months
+                        originalTransactionId: "1332", expiresDate: Date(timeIntervalSince1970: 1_775_088_000),
                         period: .normal, ownership: .purchased, originalPurchaseDate: d(1), latestPurchaseDate: d(1)),
                 ]),
         ]
