@@ -53,7 +53,8 @@ enum CommandLineTool {
         ] + inputOptions,
         discussion: """
             Each revoked row says when and why access ended; the customer line names the product that keeps the
-            customer active when another was revoked.
+            customer active when another was revoked. The "valid until" line says when the same history gives
+            another decision (JSON validUntil): decide again then, or as soon as news arrives.
             """)
 
     static let explain = CommandSpec(
