@@ -139,8 +139,8 @@ struct Rebuild: RebuildStage {
         for originalId in groups.keys {
             groups[originalId]?.evaluate(by: self, store: store, facts: facts)
         }
-        // The products a group names are the same at every instant: each transaction of a chain or one-time purchase
-        // that takes part is a candidate, or its chain's newest of its product is.
+        // The products a group names are the same at every instant: every one-time purchase that takes part is a
+        // candidate, and so is the newest transaction of each product of a chain.
         let apartProducts = Set(groups.values.lazy.flatMap { $0.candidates.lazy.map(\.productId) })
 
         let reporting = ReportedCandidate(scope: scope)
