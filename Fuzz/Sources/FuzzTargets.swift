@@ -129,7 +129,8 @@ enum FuzzProperty {
     }
 
     /// The rebuild of any decodable history never traps, never grants what its data does not support (see
-    /// `NoOverGrant`), and does not depend on the order of the entries.
+    /// `NoOverGrant`), does not depend on the order of the entries, and its `validUntil` is where rebuilding the whole
+    /// history at every later date it names first decides otherwise.
     static func rebuild(_ data: Data) {
         guard let history = try? History.decodeUnverified(data).history else { return }
         let reversed = History(
@@ -150,6 +151,13 @@ enum FuzzProperty {
                     in: report, history: history, instant: instant, environment: environment)
                 {
                     fail("over-grant: \(violation)")
+                }
+                if environment == .production, let reference = referenceValidUntil(history, at: instant, report),
+                    reference != report.validUntil
+                {
+                    fail(
+                        "validUntil is \(String(describing: report.validUntil)) at \(instant), rebuilding at every "
+                            + "boundary gives \(String(describing: reference))")
                 }
             }
         }
@@ -177,6 +185,52 @@ enum FuzzProperty {
                     }
                 }
             }
+        }
+    }
+
+    /// `validUntil` found the plain way, from the public API alone: the first date after the instant that the history
+    /// names (or the end of billing retry, 60 days after an expiry) at which the whole history, rebuilt, decides
+    /// otherwise; `.some(nil)` where none does, and nil (not checked) where the history names more than 64 such dates.
+    private static func referenceValidUntil(
+        _ history: History, at instant: Date, _ report: EntitlementReport
+    ) -> Date?? {
+        let transactions = history.transactions + history.notifications.compactMap { $0.data?.transactionInfo }
+        let renewalInfos = history.renewalInfos + history.notifications.compactMap { $0.data?.renewalInfo }
+        var dates = transactions.flatMap {
+            [
+                $0.purchaseDate, $0.signedDate, $0.revocationDate, $0.expiresDate,
+                $0.expiresDate?.addingTimeInterval(60 * 86_400),
+            ]
+        }
+        dates += renewalInfos.flatMap { [$0.signedDate, $0.gracePeriodExpiresDate] }
+        dates += history.notifications.map(\.signedDate)
+        let boundaries = Set(dates.compactMap { $0 }.filter { $0 > instant }).sorted()
+        guard boundaries.count <= 64 else { return nil }
+        let key = DecisionKey(report)
+        for boundary in boundaries
+        where DecisionKey(rebuildEntitlements(history: history, asOf: boundary, environment: .production)) != key {
+            return .some(boundary)
+        }
+        return .some(nil)
+    }
+
+    /// What "the same decision" means for `validUntil`, as `EntitlementReport.validUntil` states it.
+    private struct DecisionKey: Equatable {
+        var customer: CustomerStanding
+        var products: [String]
+        var entitlements: [EntitlementID: Bool]
+        var codes: Set<String>
+        var entitlementDecisions: [EntitlementID: EntitlementDecision]
+
+        init(_ report: EntitlementReport) {
+            customer = report.customer
+            products = report.products.map {
+                "\($0.productId) \($0.state) \(String(describing: $0.willRenew)) "
+                    + "\(String(describing: $0.revocationCause)) \($0.causeInferred)"
+            }
+            entitlements = report.entitlements
+            codes = Set(report.diagnostics.map(\.code.rawValue))
+            entitlementDecisions = report.entitlementDecisions
         }
     }
 

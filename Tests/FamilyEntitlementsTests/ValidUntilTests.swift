@@ -94,4 +94,43 @@ struct ValidUntilTests {
         #expect(json.contains("\"validUntil\":\(Int64(Given.day(30).timeIntervalSince1970 * 1000))"))
         #expect(try String(data: expired.contractJSON(), encoding: .utf8)?.contains("\"validUntil\":null") == true)
     }
+
+    /// A boundary can change a chain's diagnostics or renewal side while its state stays: the report goes stale there
+    /// too. Each notification carries a renewal info signed before the instant, so that only its own signedDate is new.
+    @Test func validUntilNamesChangesBesideTheState() throws {
+        // Apple's status EXPIRED, signed on day 12 after everything else known, disagrees with the active chain from
+        // then on: a diagnostic appears, the candidate is the same.
+        var status = Given.notification(
+            .didChangeRenewalPref, signed: 12, renewal: Given.renewal("7401", signed: 3))
+        status.data?.status = .expired
+        let disagreeing = History(
+            transactions: [Given.subscription("7401", from: 0, to: 30)],
+            renewalInfos: [Given.renewal("7401", signed: 3)],
+            notifications: [status])
+        let before = rebuildEntitlements(history: disagreeing, asOf: Given.day(5))
+        #expect(before.validUntil == Given.day(12))
+        let after = rebuildEntitlements(history: disagreeing, asOf: Given.day(12))
+        #expect(!before.diagnostics.contains { $0.code == .appleStatusDisagrees })
+        #expect(after.diagnostics.contains { $0.code == .appleStatusDisagrees })
+        #expect(after.products.map(\.state) == [.active])
+        #expect(after.products.map(\.state) == before.products.map(\.state))
+
+        // In a grace period, a DID_FAIL_TO_RENEW signed on day 34 moves when the billing issue was detected from the
+        // expiry to its signedDate; the state stays grace period until day 46.
+        let retry = Given.renewal("7501", signed: 31) {
+            $0.isInBillingRetryPeriod = true
+            $0.gracePeriodExpiresDate = Given.day(46)
+        }
+        let failing = History(
+            transactions: [Given.subscription("7501", from: 0, to: 30)], renewalInfos: [retry],
+            notifications: [Given.notification(.didFailToRenew, .gracePeriod, signed: 34, renewal: retry)])
+        let grace = rebuildEntitlements(history: failing, asOf: Given.day(32))
+        #expect(grace.validUntil == Given.day(34))
+        let detected = try #require(
+            rebuildEntitlements(history: failing, asOf: Given.day(34)).entitlementDecision(
+                for: EntitlementID(Given.monthly)))
+        #expect(detected.state == .gracePeriod)
+        #expect(detected.billingIssueDetectedAt == Given.day(34))
+        #expect(grace.entitlementDecision(for: EntitlementID(Given.monthly))?.billingIssueDetectedAt == Given.day(30))
+    }
 }

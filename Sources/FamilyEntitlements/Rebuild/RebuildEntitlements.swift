@@ -25,9 +25,7 @@ public func rebuildEntitlements(
     catalog: ProductCatalog? = nil
 ) -> EntitlementReport {
     let scope = RebuildScope(instant: instant, environment: environment, catalog: catalog)
-    var report = Rebuild(scope: scope).report(of: history)
-    report.validUntil = Staleness(scope: scope).validUntil(of: report, history: history)
-    return report
+    return Rebuild(scope: scope).report(of: history, findingValidUntil: true)
 }
 
 /// The stages of a rebuild in the order data flows through them: `Admission`, `NewestSnapshots`, then, in one pass
@@ -38,7 +36,13 @@ struct Rebuild: RebuildStage {
     static let rules: [DecisionRule] = DecisionRule.allCases
     let scope: RebuildScope
 
+    /// The report at the instant, without `validUntil`.
     func report(of history: History) -> EntitlementReport {
+        report(of: history, findingValidUntil: false)
+    }
+
+    /// The report at the instant, with `validUntil` where `findingValidUntil`: see `Staleness`.
+    func report(of history: History, findingValidUntil: Bool) -> EntitlementReport {
         var log = DiagnosticsLog()
         var admitted = Admission(scope: scope).admit(history, log: &log)
         if !admitted.facts.events.isEmpty {
@@ -47,21 +51,34 @@ struct Rebuild: RebuildStage {
         let snapshots = NewestSnapshots(scope: scope)
         let newest = snapshots.newestTransactions(&admitted, log: &log)
         let renewalInfos = snapshots.newestRenewalInfos(admitted, log: &log)
+        let staleness = Staleness(scope: scope)
+        let plan = findingValidUntil ? staleness.plan(for: history) : nil
         return admitted.transactions.withUnsafeBufferPointer { store in
-            evaluate(admitted, newest: newest, renewalInfos: renewalInfos, store: store, log: &log)
+            let evaluation = evaluate(
+                admitted, newest: newest, renewalInfos: renewalInfos, store: store, log: log,
+                apart: plan?.groups ?? [])
+            var report = self.report(of: evaluation)
+            if let plan {
+                report.validUntil = staleness.validUntil(
+                    of: report, evaluation: evaluation, plan: plan, history: history)
+            }
+            return report
         }
     }
 
-    /// The evaluation after admission. `store` holds the admitted transactions for the duration of the call only.
+    /// The evaluation after admission. `store` holds the admitted transactions for the duration of the call only, and
+    /// so does the evaluation returned. The entries of the original transaction ids in `apart` are evaluated each on
+    /// their own, so that `Staleness` can evaluate them again at a later instant.
     private func evaluate(
         _ admitted: AdmittedEntries, newest: [String: Int], renewalInfos: [String: RenewalInfoPayload], store: Store,
-        log: inout DiagnosticsLog
-    ) -> EntitlementReport {
-        var admitted = admitted
+        log: DiagnosticsLog, apart: Set<String>
+    ) -> Evaluation {
+        var (admitted, log) = (admitted, log)
         let facts = admitted.facts
         let oneTime = OneTimePurchases(scope: scope)
         var candidates: [String: [Candidate]] = [:]
         var subscriptions: [String: ChainEntries] = [:]
+        var groups: [String: EvaluationGroup] = [:]
         var namesAPurchase = false
         // In the history's own order, which is usually the order of purchase, so that chains rarely need sorting.
         var isNewest = [Bool](repeating: false, count: store.count)
@@ -92,11 +109,15 @@ struct Rebuild: RebuildStage {
             default:
                 namesAPurchase = true
                 admitted.hide(originalId, purchasedAt: purchase)
+                if !apart.isEmpty, apart.contains(originalId) {
+                    groups[originalId, default: EvaluationGroup()].oneTime.append(
+                        (index: index, productId: productId, type: type))
+                    continue
+                }
                 candidates[productId, default: []].append(
                     oneTime.evaluate(at: index, in: store, type: type, facts: facts, log: &log))
             }
         }
-        let chains = SubscriptionChains(scope: scope)
         for (originalId, entries) in subscriptions {
             let chain = Chain(store: store, entries: entries)
             // A renewal info describes the chain's newest transaction: where that one was left out or not trusted,
@@ -107,28 +128,130 @@ struct Rebuild: RebuildStage {
                 chain: chain, renewalInfo: describesNewest && !renewalInfos.isEmpty ? renewalInfos[originalId] : nil,
                 events: facts.events.isEmpty ? [] : facts.events[originalId] ?? [])
             context.notices = facts.renewalNotices.isEmpty ? [] : facts.renewalNotices[originalId] ?? []
-            let evaluated = chains.evaluateChain(context, log: &log)
-            if !facts.appleStatuses.isEmpty, let statuses = facts.appleStatuses[originalId] {
-                chains.crossCheck(statuses, originalId: originalId, context: context, candidates: evaluated, log: &log)
+            if !apart.isEmpty, apart.contains(originalId) {
+                groups[originalId, default: EvaluationGroup()].chain = (originalId, context)
+                continue
             }
-            for candidate in evaluated {
-                guard let productId = store[candidate.index].productId else { continue }
+            for (productId, candidate) in evaluate(context, originalId: originalId, facts: facts, log: &log) {
                 candidates[productId, default: []].append(candidate)
             }
         }
+        for originalId in groups.keys {
+            groups[originalId]?.evaluate(by: self, store: store, facts: facts)
+        }
+        // The products a group names are the same at every instant: every one-time purchase that takes part is a
+        // candidate, and so is the newest transaction of each product of a chain.
+        let apartProducts = Set(groups.values.lazy.flatMap { $0.candidates.lazy.map(\.productId) })
 
         let reporting = ReportedCandidate(scope: scope)
         var productFacts: [ProductID: ProductFacts] = [:]
         let products = candidates.keys.sorted().compactMap { productId in
-            candidates[productId].flatMap { candidates in
-                reporting.decision(for: productId, from: candidates, store: store, facts: facts, log: &log)
-            }.map { reported in
-                productFacts[reported.decision.productId] = reported.facts
-                return reported.decision
+            apartProducts.contains(productId)
+                ? nil
+                : candidates[productId].flatMap { candidates in
+                    reporting.decision(for: productId, from: candidates, store: store, facts: facts, log: &log)
+                }.map { reported in
+                    productFacts[reported.decision.productId] = reported.facts
+                    return reported.decision
+                }
+        }
+        return Evaluation(
+            store: store, facts: facts, log: log, products: products, productFacts: productFacts,
+            candidates: apartProducts.isEmpty ? [:] : candidates.filter { apartProducts.contains($0.key) },
+            apartProducts: apartProducts.sorted(), groups: groups,
+            namesAPurchase: namesAPurchase || admitted.hasUntrustedTransactions,
+            mixedBundles: admitted.bundleSeen.mixed)
+    }
+
+    /// The candidates of one auto-renewable subscription chain, each with its product id.
+    func evaluate(
+        _ context: ChainContext, originalId: String, facts: NotificationFacts, log: inout DiagnosticsLog
+    ) -> [(productId: String, candidate: Candidate)] {
+        let chains = SubscriptionChains(scope: scope)
+        let evaluated = chains.evaluateChain(context, log: &log)
+        if !facts.appleStatuses.isEmpty, let statuses = facts.appleStatuses[originalId] {
+            chains.crossCheck(statuses, originalId: originalId, context: context, candidates: evaluated, log: &log)
+        }
+        return evaluated.compactMap { candidate in
+            context.chain.store[candidate.index].productId.map { (productId: $0, candidate: candidate) }
+        }
+    }
+
+    /// The report of an evaluation at this rebuild's instant: its groups' candidates, as evaluated last, join the
+    /// others' for their products, and the customer's status and entitlements are summarised from every product.
+    func report(of evaluation: Evaluation) -> EntitlementReport {
+        var log = evaluation.log
+        var products = evaluation.products
+        var productFacts = evaluation.productFacts
+        if !evaluation.groups.isEmpty {
+            var candidates = evaluation.candidates
+            for group in evaluation.groups.values {
+                log.formUnion(group.log)
+                for (productId, candidate) in group.candidates {
+                    candidates[productId, default: []].append(candidate)
+                }
             }
+            let reporting = ReportedCandidate(scope: scope)
+            for productId in evaluation.apartProducts {
+                guard let candidates = candidates[productId],
+                    let reported = reporting.decision(
+                        for: productId, from: candidates, store: evaluation.store, facts: evaluation.facts, log: &log)
+                else { continue }
+                products.append(reported.decision)
+                productFacts[reported.decision.productId] = reported.facts
+            }
+            products.sort { $0.productId.rawValue < $1.productId.rawValue }
         }
         return Summary(scope: scope).summarise(
-            products, facts: productFacts, namesAPurchase: namesAPurchase || admitted.hasUntrustedTransactions,
-            mixedBundles: admitted.bundleSeen.mixed, log: &log)
+            products, facts: productFacts, namesAPurchase: evaluation.namesAPurchase,
+            mixedBundles: evaluation.mixedBundles, log: &log)
+    }
+}
+
+/// A rebuild's evaluation after admission, with the entries of some original transaction ids (`groups`) kept apart,
+/// evaluated each on its own: admission and the newest snapshots do not depend on the instant between two of the
+/// dates they compare it against, so `Staleness` evaluates only those groups again at a later instant. Valid only
+/// while `store` is.
+struct Evaluation {
+    let store: Store
+    let facts: NotificationFacts
+    /// What admission, the newest snapshots, the consumables, the other groups and the products no group names
+    /// noticed.
+    let log: DiagnosticsLog
+    /// The decisions of the products no group names, sorted by product id, and their facts.
+    let products: [ProductDecision]
+    let productFacts: [ProductID: ProductFacts]
+    /// The candidates of the other entries, for the products a group names.
+    let candidates: [String: [Candidate]]
+    /// The products a group names, sorted.
+    let apartProducts: [String]
+    var groups: [String: EvaluationGroup]
+    let namesAPurchase: Bool
+    let mixedBundles: Bool
+}
+
+/// The entries of one original transaction id that take part (its subscription chain, its one-time purchases), and
+/// their candidates and diagnostics as last evaluated.
+struct EvaluationGroup {
+    var chain: (originalId: String, context: ChainContext)?
+    var oneTime: [(index: Int, productId: String, type: ProductType?)] = []
+    var candidates: [(productId: String, candidate: Candidate)] = []
+    var log = DiagnosticsLog()
+
+    /// Evaluates the group at `rebuild`'s instant.
+    mutating func evaluate(by rebuild: Rebuild, store: Store, facts: NotificationFacts) {
+        var log = DiagnosticsLog()
+        var candidates: [(productId: String, candidate: Candidate)] = []
+        if let chain {
+            candidates = rebuild.evaluate(chain.context, originalId: chain.originalId, facts: facts, log: &log)
+        }
+        if !oneTime.isEmpty {
+            let evaluator = OneTimePurchases(scope: rebuild.scope)
+            for (index, productId, type) in oneTime {
+                candidates.append(
+                    (productId, evaluator.evaluate(at: index, in: store, type: type, facts: facts, log: &log)))
+            }
+        }
+        (self.candidates, self.log) = (candidates, log)
     }
 }

@@ -44,6 +44,11 @@ struct DiagnosticsLog {
         diagnostics.insert(Diagnostic(code, message: message))
     }
 
+    /// Records every diagnostic of `other`.
+    mutating func formUnion(_ other: DiagnosticsLog) {
+        if !other.diagnostics.isEmpty { diagnostics.formUnion(other.diagnostics) }
+    }
+
     /// The diagnostics, sorted.
     var sorted: [Diagnostic] { diagnostics.sorted() }
 }

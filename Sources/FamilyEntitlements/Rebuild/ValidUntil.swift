@@ -12,22 +12,110 @@
 /// revocation, a grace period's end, a snapshot's or a notification's signedDate) or derived from one by a rule (the
 /// end of the billing-retry limit, the end of a non-renewing duration). The decision is therefore constant from one
 /// of those dates up to the next: the first of them after the instant whose decision differs is where the report
-/// goes stale. Only those boundaries are evaluated, in order, stopping at the first change; a history with no date
-/// after the instant costs nothing more.
+/// goes stale.
+///
+/// Most of those dates cannot change admission or the newest snapshots, which compare the instant only with
+/// purchases, signedDates and, where a snapshot is signed after the instant, revocations. Up to the first date that
+/// can (`Plan.admissionChanges`), each boundary changes at most the evaluation of the entries of the original
+/// transaction id that names it (its chain, its one-time purchases, its renewal info's grace period and its
+/// notifications' events, all keyed by that id), so only those are evaluated again, and the report is summarised
+/// again only where their candidates or diagnostics changed. From that date on, each boundary is rebuilt whole. The
+/// answer is the same as rebuilding the whole history at every boundary in order; the tests hold the two side by side.
 struct Staleness: RebuildStage {
     static let rules: [DecisionRule] = [DecisionRule.customerStatus]
     let scope: RebuildScope
 
-    /// The first boundary after the instant at which `history` gives a decision other than `report`'s.
-    func validUntil(of report: EntitlementReport, history: History) -> Date? {
-        let boundaries = self.boundaries(of: history)
-        guard !boundaries.isEmpty else { return nil }
-        let decision = DecisionKey(report)
-        for boundary in boundaries {
+    /// What the rebuild's answer at a boundary may depend on.
+    enum Reach {
+        /// Admission and the newest snapshots: a purchase, or a snapshot's signing.
+        case admission
+        /// A revocation: the evaluation of the entries of one original transaction id, and which snapshot speaks for
+        /// the instant where another is signed after it.
+        case revocation(String?)
+        /// The evaluation of the entries of one original transaction id alone. Without one, nothing: such an entry
+        /// takes no part (a transaction or renewal info without it is left out, a notification without it records
+        /// no event).
+        case group(String?)
+    }
+
+    /// The boundaries after the instant, by what they may change.
+    struct Plan {
+        /// The first boundary at which admission or the newest snapshots may change; nil where none can.
+        var admissionChanges: Date?
+        /// The boundaries before `admissionChanges` at which an original transaction id's evaluation may change,
+        /// sorted, each once with its ids.
+        var boundaries: [(date: Date, groups: [String])]
+        /// The original transaction ids of `boundaries`.
+        var groups: Set<String>
+    }
+
+    /// The plan of the boundaries of `history`: one pass over it, reading each transaction in place.
+    func plan(for history: History) -> Plan {
+        var admissionChanges: Date?
+        var revocations: [Date] = []
+        var dated: [(date: Date, group: String)] = []
+        forEachBoundary(of: history) { date, reach in
+            switch reach {
+            case .admission:
+                admissionChanges = min(admissionChanges ?? date, date)
+            case .revocation(let group):
+                revocations.append(date)
+                if let group { dated.append((date, group)) }
+            case .group(let group):
+                if let group { dated.append((date, group)) }
+            }
+        }
+        // A revocation decides between snapshots only where one is signed after the instant, which is itself a date
+        // that may change admission: where there is none, no revocation can.
+        if let first = admissionChanges {
+            admissionChanges = revocations.reduce(first) { min($0, $1) }
+        }
+        if let admissionChanges { dated.removeAll { $0.date >= admissionChanges } }
+        guard !dated.isEmpty else { return Plan(admissionChanges: admissionChanges, boundaries: [], groups: []) }
+        dated.sort { $0.date != $1.date ? $0.date < $1.date : $0.group < $1.group }
+        var boundaries: [(date: Date, groups: [String])] = []
+        var groups: Set<String> = []
+        for (date, group) in dated {
+            groups.insert(group)
+            if boundaries.last?.date == date {
+                if boundaries[boundaries.count - 1].groups.last != group {
+                    boundaries[boundaries.count - 1].groups.append(group)
+                }
+            } else {
+                boundaries.append((date, [group]))
+            }
+        }
+        return Plan(admissionChanges: admissionChanges, boundaries: boundaries, groups: groups)
+    }
+
+    /// The first boundary after the instant at which `history` gives a decision other than `report`'s, where
+    /// `evaluation` is the rebuild's evaluation at the instant with the groups of `plan` kept apart.
+    func validUntil(of report: EntitlementReport, evaluation: Evaluation, plan: Plan, history: History) -> Date? {
+        var decision: DecisionKey?
+        var evaluation = evaluation
+        for (date, groups) in plan.boundaries {
+            let later = Rebuild(scope: RebuildScope(instant: date, environment: environment, catalog: catalog))
+            var changed = false
+            for key in groups {
+                guard var group = evaluation.groups[key] else { continue }
+                group.evaluate(by: later, store: evaluation.store, facts: evaluation.facts)
+                if let before = evaluation.groups[key], !group.decides(as: before) { changed = true }
+                evaluation.groups[key] = group
+            }
+            // The same candidates and diagnostics as at the boundary before: the same report, whose decision was
+            // the instant's.
+            guard changed else { continue }
+            let key = decision ?? DecisionKey(report)
+            decision = key
+            if DecisionKey(later.report(of: evaluation)) != key { return date }
+        }
+        guard let admissionChanges = plan.admissionChanges else { return nil }
+        let key = decision ?? DecisionKey(report)
+        for boundary in boundaries(of: history) where boundary >= admissionChanges {
             let later = Rebuild(
                 scope: RebuildScope(instant: boundary, environment: environment, catalog: catalog)
             ).report(of: history)
-            if DecisionKey(later) != decision { return boundary }
+            if DecisionKey(later) != key { return boundary }
         }
         return nil
     }
@@ -35,36 +123,74 @@ struct Staleness: RebuildStage {
     /// Every date after the instant that the rebuild may compare the instant against, sorted, each once.
     func boundaries(of history: History) -> [Date] {
         var dates: Set<Date> = []
+        forEachBoundary(of: history) { date, _ in dates.insert(date) }
+        return dates.sorted()
+    }
+
+    /// Calls `body` with every date after the instant that the rebuild may compare the instant against (a date
+    /// named twice, twice), and what it may change.
+    func forEachBoundary(of history: History, _ body: (Date, Reach) -> Void) {
         let instant = self.instant
-        func add(_ date: Date?) {
-            if let date, date > instant { dates.insert(date) }
+        let hasDurations = catalogProducts.values.contains { $0.duration != nil }
+        func add(_ date: Date?, _ reach: @autoclosure () -> Reach) {
+            if let date, date > instant { body(date, reach()) }
         }
-        func add(_ transaction: TransactionPayload) {
-            add(transaction.purchaseDate)
-            add(transaction.signedDate)
-            add(transaction.revocationDate)
-            if let expires = transaction.expiresDate {
-                add(expires)
-                add(SubscriptionChains.billingRetryEnd(after: expires))
+        func add(_ transaction: UnsafePointer<TransactionPayload>) {
+            func group() -> String? { transaction.pointee.originalTransactionId }
+            add(transaction.pointee.purchaseDate, .admission)
+            add(transaction.pointee.signedDate, .admission)
+            add(transaction.pointee.revocationDate, .revocation(group()))
+            if let expires = transaction.pointee.expiresDate {
+                add(expires, .group(group()))
+                add(SubscriptionChains.billingRetryEnd(after: expires), .group(group()))
             }
-            if let purchase = transaction.purchaseDate,
-                let duration = transaction.productId.flatMap({ catalogProducts[ProductID($0)]?.duration })
+            if hasDurations, let purchase = transaction.pointee.purchaseDate,
+                let duration = transaction.pointee.productId.flatMap({ catalogProducts[ProductID($0)]?.duration })
             {
-                add(duration.added(to: purchase))
+                add(duration.added(to: purchase), .group(group()))
             }
         }
         func add(_ renewalInfo: RenewalInfoPayload) {
-            add(renewalInfo.signedDate)
-            add(renewalInfo.gracePeriodExpiresDate)
+            add(renewalInfo.signedDate, .admission)
+            add(renewalInfo.gracePeriodExpiresDate, .group(renewalInfo.originalTransactionId))
         }
-        for transaction in history.transactions { add(transaction) }
+        history.transactions.withUnsafeBufferPointer { buffer in
+            guard let transactions = buffer.baseAddress else { return }
+            for index in buffer.indices { add(transactions + index) }
+        }
         for renewalInfo in history.renewalInfos { add(renewalInfo) }
         for notification in history.notifications {
-            add(notification.signedDate)
-            if let transaction = notification.data?.transactionInfo { add(transaction) }
-            if let renewalInfo = notification.data?.renewalInfo { add(renewalInfo) }
+            let data = notification.data
+            // The key admission files the notification's events and renewal notices under.
+            let group = data?.transactionInfo?.originalTransactionId ?? data?.renewalInfo?.originalTransactionId
+            add(notification.signedDate, .group(group))
+            if let transaction = data?.transactionInfo { withUnsafePointer(to: transaction) { add($0) } }
+            if let renewalInfo = data?.renewalInfo { add(renewalInfo) }
         }
-        return dates.sorted()
+    }
+}
+
+extension EvaluationGroup {
+    /// Whether the group decides as `other` does: the same candidates, field by field as far as the reported
+    /// decisions and the summary read them (the evidence aside), and the same diagnostics.
+    func decides(as other: EvaluationGroup) -> Bool {
+        guard candidates.count == other.candidates.count, log.diagnostics == other.log.diagnostics else {
+            return false
+        }
+        for (lhs, rhs) in zip(candidates, other.candidates) {
+            guard lhs.productId == rhs.productId, lhs.candidate.decides(as: rhs.candidate) else { return false }
+        }
+        return true
+    }
+}
+
+extension Candidate {
+    /// Whether the candidate decides as `other` does: every field that choosing the reported candidate, its
+    /// decision, its facts and the summary read, the reasons aside.
+    func decides(as other: Candidate) -> Bool {
+        index == other.index && state == other.state && expiresDate == other.expiresDate
+            && willRenew == other.willRenew && revocation?.date == other.revocation?.date
+            && revocation?.cause == other.revocation?.cause && renewal == other.renewal
     }
 }
 
