@@ -64,6 +64,7 @@ struct Staleness: RebuildStage {
             if let transaction = notification.data?.transactionInfo { add(transaction) }
             if let renewalInfo = notification.data?.renewalInfo { add(renewalInfo) }
         }
+        for snapshot in history.subscriptionStatuses { add(snapshot.signedDate) }
         return dates.sorted()
     }
 }
