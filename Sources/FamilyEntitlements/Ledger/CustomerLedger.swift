@@ -9,7 +9,8 @@
 ///
 /// A service keeps one ledger per customer (in a database row or a key-value store, as the JSON form of
 /// `docs/ledger.md`), absorbs every verified notification, every verified transaction and renewal info from the App
-/// Store Server API, and the app's StoreKit transactions, then decides with `rebuild(asOf:environment:catalog:)`. Each
+/// Store Server API (with Apple's status of each subscription from Get All Subscription Statuses, which the rebuild only
+/// cross-checks), and the app's StoreKit transactions, then decides with `rebuild(asOf:environment:catalog:)`. Each
 /// absorb says what it changed (`LedgerChange`): nothing for a repeat, a conflict reported and kept for the same key
 /// with other content. `compacted(asOf:)` drops what can no longer change a decision at or after an instant.
 ///
