@@ -40,6 +40,7 @@ public func fuzzDifferential(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CI
     check(TransactionInfoResponse.self, data, isJSON: isJSON)
     check(NotificationHistoryResponse.self, data, isJSON: isJSON)
     check(ExtendRenewalDateResponse.self, data, isJSON: isJSON)
+    check(SubscriptionStatusSnapshot.self, data, isJSON: isJSON)
     if bytes.allSatisfy({ $0 < 0x80 }) {
         let text = String(decoding: bytes, as: UTF8.self)
         guard Base64URL.decode(text) == Base64URL.referenceDecode(text) else {

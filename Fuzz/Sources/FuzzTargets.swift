@@ -135,7 +135,8 @@ enum FuzzProperty {
         guard let history = try? History.decodeUnverified(data).history else { return }
         let reversed = History(
             transactions: history.transactions.reversed(), renewalInfos: history.renewalInfos.reversed(),
-            notifications: history.notifications.reversed())
+            notifications: history.notifications.reversed(),
+            subscriptionStatuses: history.subscriptionStatuses.reversed())
         for instant in instants(of: history) {
             for environment in [Environment.production, .sandbox] {
                 let report = rebuildEntitlements(history: history, asOf: instant, environment: environment)
@@ -251,6 +252,7 @@ enum FuzzProperty {
         var dates = transactions.flatMap { [$0.purchaseDate, $0.expiresDate, $0.signedDate, $0.revocationDate] }
         dates += renewalInfos.flatMap { [$0.signedDate, $0.gracePeriodExpiresDate] }
         dates += history.notifications.map(\.signedDate)
+        dates += history.subscriptionStatuses.map(\.signedDate)
         let named = Set(dates.compactMap { $0?.addingTimeInterval(1) }).sorted()
         let step = max(1, named.count / 6)
         let spread = stride(from: 0, to: named.count, by: step).prefix(6).map { named[$0] }

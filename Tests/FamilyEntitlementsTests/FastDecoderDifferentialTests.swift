@@ -39,6 +39,7 @@ struct FastDecoderDifferentialTests {
         ("transaction info", { compare(TransactionInfoResponse.self, $0) }),
         ("notification history", { compare(NotificationHistoryResponse.self, $0) }),
         ("renewal extension", { compare(ExtendRenewalDateResponse.self, $0) }),
+        ("subscription status snapshot", { compare(SubscriptionStatusSnapshot.self, $0) }),
     ]
 
     static func compare<T: AppStorePayload>(_ type: T.Type, _ data: Data) -> Comparison {

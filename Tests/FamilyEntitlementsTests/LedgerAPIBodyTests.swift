@@ -41,8 +41,14 @@ struct LedgerAPIBodyTests {
             ])
         var ledger = CustomerLedger()
         let changes = try await ledger.absorb(statuses, verifiedBy: Self.intake)
-        #expect(changes.map(\.code) == ["added", "added"])
+        #expect(changes.map(\.code) == ["added", "added", "added"])
         #expect(ledger.renewalInfos == [Self.renewal])
+        #expect(
+            ledger.subscriptionStatuses == [
+                SubscriptionStatusSnapshot(
+                    originalTransactionId: "7101", status: .active, signedDate: Given.day(30), environment: .production,
+                    bundleId: "org.familyentitlements.demo", subscriptionGroupIdentifier: "21000001")
+            ])
         #expect(ledger.rebuild(asOf: Given.day(45)).products.first?.willRenew == true)
     }
 

@@ -5,7 +5,8 @@ import Testing
 
 /// Histories that break naive compactions: every decision-table row's history, then mutated with what a service
 /// really receives (snapshots signed again, earlier and later; ties; left-out copies; notifications carrying the
-/// snapshots; REVOKEs without revocationDate; EXPIRED and GRACE_PERIOD_EXPIRED; renewal infos in billing retry).
+/// snapshots; REVOKEs without revocationDate; EXPIRED and GRACE_PERIOD_EXPIRED; renewal infos in billing retry;
+/// Apple's statuses from Get All Subscription Statuses, answered again, tied, of another environment or app).
 enum LedgerHistoryMutator {
     static func mutated(_ history: History, seed: UInt64) -> History {
         var random = SeededRandom(seed: seed)
@@ -14,7 +15,46 @@ enum LedgerHistoryMutator {
         for _ in 0..<rounds {
             mutate(&result, from: history, random: &random)
         }
+        // After the other mutations, so that theirs stay what they were for each seed.
+        for _ in 0..<Int.random(in: 0...3, using: &random) {
+            addStatus(to: &result, from: history, random: &random)
+        }
         return result
+    }
+
+    /// Apple's status of a chain the history names, as Get All Subscription Statuses answers it: any status (an
+    /// unknown one, none), dated by one of the chain's snapshots or shifted from it, sometimes without a date, of
+    /// another environment or app; or the same answer again, or another status signed in the same millisecond.
+    private static func addStatus(to history: inout History, from seed: History, random: inout SeededRandom) {
+        if let held = history.subscriptionStatuses.randomElement(using: &random), Bool.random(using: &random) {
+            var copy = held
+            if Bool.random(using: &random) {
+                copy.status = [.active, .expired, .billingRetry, .billingGracePeriod, .revoked].randomElement(
+                    using: &random)
+            }
+            history.subscriptionStatuses.append(copy)
+            return
+        }
+        let dates =
+            allTransactions(seed).map { ($0.originalTransactionId, $0.signedDate ?? $0.purchaseDate) }
+            + allRenewalInfos(seed).map { ($0.originalTransactionId, $0.signedDate) }
+        guard let (original, date) = dates.randomElement(using: &random) else { return }
+        let steps: [Double] = [-20, -1, -0.001, 0, 0, 0.001, 1, 5, 40]
+        var snapshot = SubscriptionStatusSnapshot(
+            originalTransactionId: original,
+            status: [
+                .active, .expired, .billingRetry, .billingGracePeriod, .revoked, SubscriptionStatus(rawValue: 9), nil,
+            ].randomElement(using: &random) ?? .active,
+            signedDate: shifted(date, days: steps.randomElement(using: &random) ?? 0),
+            environment: .production, bundleId: "org.familyentitlements.demo", subscriptionGroupIdentifier: "21000001")
+        switch Int.random(in: 0..<8, using: &random) {
+        case 0: snapshot.environment = .sandbox
+        case 1: snapshot.bundleId = "org.example.other"
+        case 2: snapshot.signedDate = nil
+        case 3: snapshot.subscriptionGroupIdentifier = nil
+        default: break
+        }
+        history.subscriptionStatuses.append(snapshot)
     }
 
     private static func shifted(_ date: Date?, days: Double) -> Date? {
@@ -155,7 +195,8 @@ enum LedgerHistoryMutator {
         return History(
             transactions: Array(mutated.transactions.dropFirst(history.transactions.count)),
             renewalInfos: Array(mutated.renewalInfos.dropFirst(history.renewalInfos.count)),
-            notifications: Array(mutated.notifications.dropFirst(history.notifications.count)))
+            notifications: Array(mutated.notifications.dropFirst(history.notifications.count)),
+            subscriptionStatuses: Array(mutated.subscriptionStatuses.dropFirst(history.subscriptionStatuses.count)))
     }
 
     /// Every date the history names, each also one millisecond either side, from `start` on.
@@ -172,6 +213,7 @@ enum LedgerHistoryMutator {
             for date in [info.signedDate, info.gracePeriodExpiresDate] { if let date { dates.insert(date) } }
         }
         for notification in history.notifications { if let date = notification.signedDate { dates.insert(date) } }
+        for snapshot in history.subscriptionStatuses { if let date = snapshot.signedDate { dates.insert(date) } }
         let spread = dates.flatMap { [$0, $0.addingTimeInterval(-0.001), $0.addingTimeInterval(0.001)] }
         // Retry billing ends 60 days after expiry; a year on checks that nothing dropped wakes up later.
         let last = dates.filter { $0 < .distantFuture }.max() ?? start

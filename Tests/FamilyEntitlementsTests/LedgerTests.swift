@@ -214,7 +214,7 @@ struct LedgerTests {
 
     static let badForms: [BadForm] = [
         BadForm(
-            name: "a later version", json: #"{"version": 2, "transactions": []}"#, code: .unsupportedVersion,
+            name: "a later version", json: #"{"version": 3, "transactions": []}"#, code: .unsupportedVersion,
             path: "version"),
         BadForm(name: "version 0", json: #"{"version": 0}"#, code: .unsupportedVersion, path: "version"),
         BadForm(name: "no version", json: #"{"transactions": []}"#, code: .missingValue, path: "version"),

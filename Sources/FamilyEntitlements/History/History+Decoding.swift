@@ -19,8 +19,8 @@ extension History {
 
     /// Reads any history document, decoding JWS strings in it WITHOUT checking their signatures.
     ///
-    /// Accepts a history object `{"transactions": [...], "renewalInfos": [...], "notifications": [...]}` (every key
-    /// optional; a notification's `data.transactionInfo`/`data.renewalInfo` may hold decoded objects in place of the
+    /// Accepts a history object `{"transactions": [...], "renewalInfos": [...], "notifications": [...],
+    /// "subscriptionStatuses": [...]}` (every key optional; a notification's `data.transactionInfo`/`data.renewalInfo` may hold decoded objects in place of the
     /// signed strings; beside a signed string they are ignored and reported in `warnings`), a bare JSON array of decoded transactions, one decoded transaction, renewal info or
     /// notification, or an App Store Server API body (Get Transaction History, Get All Subscription Statuses, a
     /// notification body with `signedPayload`). Every form is read as strictly as a payload: RFC 8259 JSON in UTF-8
@@ -37,7 +37,7 @@ extension History {
         }
         if kind == nil, !AppStoreDocument.isCompactJWS(bytes) {
             let keys = try AppStoreDocument.topLevelKeys(of: bytes)
-            if !keys.isDisjoint(with: ["transactions", "renewalInfos", "notifications"]) {
+            if !keys.isDisjoint(with: ["transactions", "renewalInfos", "notifications", "subscriptionStatuses"]) {
                 return try decodeHistoryObject(bytes)
             }
         }
@@ -59,7 +59,9 @@ extension History {
         case .subscriptionStatuses(let value):
             count += value.signedStringCount
             let decoded = value.decodeLastTransactionsUnverified(reportingFailuresIn: &warnings)
-            history = History(transactions: decoded.transactions, renewalInfos: decoded.renewalInfos)
+            history = History(
+                transactions: decoded.transactions, renewalInfos: decoded.renewalInfos,
+                subscriptionStatuses: value.statusSnapshotsUnverified())
         case .notificationRequestBody(let value):
             let wrapper = value.signedPayload.flatMap { try? decodeUnverifiedJWS($0, as: NotificationPayload.self) }
             count += (value.signedPayload != nil ? 1 : 0) + (wrapper?.nestedSignedCount ?? 0)
@@ -127,5 +129,24 @@ extension NotificationPayload {
     var nestedSignedCount: Int {
         guard let data else { return 0 }
         return (data.signedTransactionInfo != nil ? 1 : 0) + (data.signedRenewalInfo != nil ? 1 : 0)
+    }
+}
+
+extension SubscriptionStatusesResponse {
+    /// Apple's status of every item, dated by its signed strings decoded WITHOUT checking their signatures; a string
+    /// that does not decode (reported by `decodeLastTransactionsUnverified(reportingFailuresIn:)`) dates nothing.
+    func statusSnapshotsUnverified() -> [SubscriptionStatusSnapshot] {
+        (data ?? []).flatMap { group in
+            (group.lastTransactions ?? []).map { item in
+                SubscriptionStatusSnapshot(
+                    item: item, in: group, of: self,
+                    transaction: item.signedTransactionInfo.flatMap {
+                        try? decodeUnverifiedJWS($0, as: TransactionPayload.self)
+                    },
+                    renewalInfo: item.signedRenewalInfo.flatMap {
+                        try? decodeUnverifiedJWS($0, as: RenewalInfoPayload.self)
+                    })
+            }
+        }
     }
 }

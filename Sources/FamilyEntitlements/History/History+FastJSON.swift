@@ -6,7 +6,8 @@
 
 /// Fast decoding of the library's history file, member for member as `init(from:)` reads it.
 extension History {
-    /// Decodes `{"transactions": [...], "renewalInfos": [...], "notifications": [...]}` in one pass, with the same
+    /// Decodes `{"transactions": [...], "renewalInfos": [...], "notifications": [...], "subscriptionStatuses": [...]}`
+    /// (every key optional) in one pass, with the same
     /// results as `JSONDecoder` (see `AppStorePayload`); errors name the JSON path, such as `transactions[3].price`.
     public init(jsonData: some DataProtocol) throws(PayloadDecodingError) {
         try self.init(fastJSONData: jsonData)
@@ -38,6 +39,8 @@ extension History: FastJSONDecodable {
         case .transactions: value.transactions = try reader.readArray(of: TransactionPayload.self) ?? []
         case .renewalInfos: value.renewalInfos = try reader.readArray(of: RenewalInfoPayload.self) ?? []
         case .notifications: value.notifications = try reader.readArray(of: NotificationPayload.self) ?? []
+        case .subscriptionStatuses:
+            value.subscriptionStatuses = try reader.readArray(of: SubscriptionStatusSnapshot.self) ?? []
         }
     }
 }

@@ -28,32 +28,40 @@ extension CustomerLedger {
     }
 
     /// Verifies every signed transaction and renewal info of a Get All Subscription Statuses answer with the intake,
-    /// then absorbs them; nothing is absorbed when one is refused or cannot be verified now.
+    /// then absorbs them and Apple's status of each item (a `SubscriptionStatusSnapshot` dated by the item's verified
+    /// signed strings, which the rebuild only compares with its own state); nothing is absorbed when one is refused or
+    /// cannot be verified now.
     public mutating func absorb<Verifier: SignedDataVerifying>(
         _ statuses: SubscriptionStatusesResponse, verifiedBy intake: NotificationIntake<Verifier>
     ) async throws(TransactionRejection) -> [LedgerChange] {
         var transactions: [TransactionPayload] = []
         var renewalInfos: [RenewalInfoPayload] = []
-        for (group, status) in (statuses.data ?? []).enumerated() {
-            for (index, item) in (status.lastTransactions ?? []).enumerated() {
-                let path = "data[\(group)].lastTransactions[\(index)]"
+        var snapshots: [SubscriptionStatusSnapshot] = []
+        for (groupIndex, group) in (statuses.data ?? []).enumerated() {
+            for (index, item) in (group.lastTransactions ?? []).enumerated() {
+                let path = "data[\(groupIndex)].lastTransactions[\(index)]"
+                var transaction: TransactionPayload?
+                var renewalInfo: RenewalInfoPayload?
                 if let signed = item.signedTransactionInfo {
-                    transactions.append(
-                        try await Self.verify(at: path + ".signedTransactionInfo") {
-                            () async throws(TransactionRejection) in
-                            try await intake.verify(signedTransaction: signed)
-                        })
+                    transaction = try await Self.verify(at: path + ".signedTransactionInfo") {
+                        () async throws(TransactionRejection) in
+                        try await intake.verify(signedTransaction: signed)
+                    }
                 }
                 if let signed = item.signedRenewalInfo {
-                    renewalInfos.append(
-                        try await Self.verify(at: path + ".signedRenewalInfo") {
-                            () async throws(TransactionRejection) in
-                            try await intake.verify(signedRenewalInfo: signed)
-                        })
+                    renewalInfo = try await Self.verify(at: path + ".signedRenewalInfo") {
+                        () async throws(TransactionRejection) in
+                        try await intake.verify(signedRenewalInfo: signed)
+                    }
                 }
+                transactions += [transaction].compactMap { $0 }
+                renewalInfos += [renewalInfo].compactMap { $0 }
+                snapshots.append(
+                    SubscriptionStatusSnapshot(
+                        item: item, in: group, of: statuses, transaction: transaction, renewalInfo: renewalInfo))
             }
         }
-        return transactions.map { absorb($0) } + renewalInfos.map { absorb($0) }
+        return transactions.map { absorb($0) } + renewalInfos.map { absorb($0) } + snapshots.map { absorb($0) }
     }
 
     private static func verify<Payload>(

@@ -1,9 +1,16 @@
 extension CustomerLedger: Codable {
-    /// The version of the JSON form this release writes; it reads this one and every earlier one.
-    public static let currentVersion = 1
+    /// The latest version of the JSON form this release writes; it reads this one and every earlier one.
+    ///
+    /// Version 2 added `subscriptionStatuses`. A ledger is written as version 1 while it holds no status, so that a
+    /// release that reads only version 1 still reads it, and as version 2 once it holds one, so that such a release
+    /// refuses it as `unsupported_version` rather than misreading it.
+    public static let currentVersion = 2
+
+    /// The version a ledger's JSON form is written as: the earliest that holds everything in it.
+    public var jsonVersion: Int { subscriptionStatuses.isEmpty ? 1 : 2 }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case version, transactions, renewalInfos, notifications
+        case version, transactions, renewalInfos, notifications, subscriptionStatuses
     }
 
     /// Reads the JSON form of `docs/ledger.md`.
@@ -22,23 +29,36 @@ extension CustomerLedger: Codable {
                 debugDescription: "\(PayloadDecodingError.Code.unsupportedVersion): version \(version) was written by "
                     + "a later release; this one reads versions 1 to \(Self.currentVersion)")
         }
+        if version < 2, container.contains(.subscriptionStatuses) {
+            throw DecodingError.dataCorruptedError(
+                forKey: .subscriptionStatuses, in: container,
+                debugDescription:
+                    "\(PayloadDecodingError.Code.unknownKey): a customer ledger of version \(version) has no "
+                    + "key \"subscriptionStatuses\"; it came in version 2")
+        }
         self.init()
         let transactions = try container.decodeIfPresent([TransactionPayload].self, forKey: .transactions) ?? []
         let renewalInfos = try container.decodeIfPresent([RenewalInfoPayload].self, forKey: .renewalInfos) ?? []
         let notifications = try container.decodeIfPresent([NotificationPayload].self, forKey: .notifications) ?? []
+        let statuses =
+            try container.decodeIfPresent([SubscriptionStatusSnapshot].self, forKey: .subscriptionStatuses) ?? []
         replace(
             transactions: Set(transactions), renewalInfos: Set(renewalInfos),
-            notifications: Set(notifications.map(Self.stored)))
+            notifications: Set(notifications.map(Self.stored)), subscriptionStatuses: Set(statuses))
     }
 
-    /// Writes the JSON form of `docs/ledger.md`, entries in the canonical order of `history`.
+    /// Writes the JSON form of `docs/ledger.md` as version `jsonVersion`, entries in the canonical order of
+    /// `history`; `subscriptionStatuses` only where there is one.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         let history = history
-        try container.encode(Self.currentVersion, forKey: .version)
+        try container.encode(jsonVersion, forKey: .version)
         try container.encode(history.transactions, forKey: .transactions)
         try container.encode(history.renewalInfos, forKey: .renewalInfos)
         try container.encode(history.notifications, forKey: .notifications)
+        if !history.subscriptionStatuses.isEmpty {
+            try container.encode(history.subscriptionStatuses, forKey: .subscriptionStatuses)
+        }
     }
 }
 

@@ -18,7 +18,9 @@ extension CustomerLedger {
     /// - a notification that only carries snapshots (at least one; no REVOKE, EXPIRED, GRACE_PERIOD_EXPIRED, DID_FAIL_TO_RENEW or
     ///   DID_CHANGE_RENEWAL_STATUS event, a type and subtype this library knows, signed by `instant`, without any
     ///   diagnostic on its own), once its renewal info is superseded; its transaction, where still the newest, is
-    ///   kept on its own when the notification's environment and bundle id are the transaction's.
+    ///   kept on its own when the notification's environment and bundle id are the transaction's;
+    /// - Apple's status of a chain from Get All Subscription Statuses signed before the newest one signed by `instant`
+    ///   of the same chain, environment and bundle id (the rebuild compares only the latest).
     ///
     /// It keeps everything else: snapshots signed after `instant` (a later snapshot may take access away), snapshots
     /// signed in the same millisecond as the newest (ties are settled and reported), snapshots without signedDate,
@@ -72,6 +74,19 @@ private struct Compaction {
             environment = transaction.environment
             bundleId = transaction.bundleId
             self.gate = gate
+        }
+    }
+
+    /// What must be equal for one of Apple's statuses to stand for another: only the latest is compared.
+    struct StatusClass: Hashable {
+        var originalTransactionId: String?
+        var environment: Environment?
+        var bundleId: String?
+
+        init(_ snapshot: SubscriptionStatusSnapshot) {
+            originalTransactionId = snapshot.originalTransactionId
+            environment = snapshot.environment
+            bundleId = snapshot.bundleId
         }
     }
 
@@ -167,8 +182,28 @@ private struct Compaction {
             transactions.insert(transaction)
         }
         var compacted = CustomerLedger()
-        compacted.replace(transactions: transactions, renewalInfos: renewalInfos, notifications: notifications)
+        compacted.replace(
+            transactions: transactions, renewalInfos: renewalInfos, notifications: notifications,
+            subscriptionStatuses: compactedStatuses())
         return compacted
+    }
+
+    /// Apple's statuses without those signed before the newest of their class signed by `instant`: those signed after
+    /// it, the newest by it (every one of them, where several share the millisecond) and those without status or
+    /// signedDate stay.
+    private func compactedStatuses() -> Set<SubscriptionStatusSnapshot> {
+        var newest: [StatusClass: Date] = [:]
+        for snapshot in ledger.subscriptionStatuses where snapshot.status != nil {
+            guard let signed = snapshot.signedDate, signed <= instant else { continue }
+            let key = StatusClass(snapshot)
+            newest[key] = max(newest[key] ?? signed, signed)
+        }
+        return ledger.subscriptionStatuses.filter { snapshot in
+            guard snapshot.status != nil, let signed = snapshot.signedDate,
+                let latest = newest[StatusClass(snapshot)]
+            else { return true }
+            return signed >= latest
+        }
     }
 
     /// Whether a notification only carries snapshots, and may go once they are kept elsewhere or superseded.

@@ -9,7 +9,8 @@
 ///
 /// A service keeps one ledger per customer (in a database row or a key-value store, as the JSON form of
 /// `docs/ledger.md`), absorbs every verified notification, every verified transaction and renewal info from the App
-/// Store Server API, and the app's StoreKit transactions, then decides with `rebuild(asOf:environment:catalog:)`. Each
+/// Store Server API (with Apple's status of each subscription from Get All Subscription Statuses, which the rebuild only
+/// cross-checks), and the app's StoreKit transactions, then decides with `rebuild(asOf:environment:catalog:)`. Each
 /// absorb says what it changed (`LedgerChange`): nothing for a repeat, a conflict reported and kept for the same key
 /// with other content. `compacted(asOf:)` drops what can no longer change a decision at or after an instant.
 ///
@@ -22,6 +23,8 @@ public struct CustomerLedger: Hashable, Sendable {
     public private(set) var renewalInfos: Set<RenewalInfoPayload> = []
     /// Notifications, each with its decoded transaction and renewal info and without their signed strings.
     public private(set) var notifications: Set<NotificationPayload> = []
+    /// Apple's statuses from Get All Subscription Statuses: compared with the rebuilt state, never granting anything.
+    public private(set) var subscriptionStatuses: Set<SubscriptionStatusSnapshot> = []
 
     /// An empty ledger.
     public init() {}
@@ -32,14 +35,18 @@ public struct CustomerLedger: Hashable, Sendable {
     }
 
     /// The number of entries held: a measure of the stored size.
-    public var count: Int { transactions.count + renewalInfos.count + notifications.count }
+    public var count: Int {
+        transactions.count + renewalInfos.count + notifications.count + subscriptionStatuses.count
+    }
 
     /// The entries as a history for `rebuildEntitlements(history:asOf:)`, in one canonical order.
     public var history: History {
         History(
             transactions: Self.canonical(transactions, signed: \.signedDate, key: \.transactionId),
             renewalInfos: Self.canonical(renewalInfos, signed: \.signedDate, key: \.originalTransactionId),
-            notifications: Self.canonical(notifications, signed: \.signedDate, key: \.notificationUUID))
+            notifications: Self.canonical(notifications, signed: \.signedDate, key: \.notificationUUID),
+            subscriptionStatuses: Self.canonical(
+                subscriptionStatuses, signed: \.signedDate, key: \.originalTransactionId))
     }
 
     /// Decides from every entry held, at an instant: `rebuildEntitlements(history:asOf:environment:catalog:)`.
@@ -111,6 +118,21 @@ public struct CustomerLedger: Hashable, Sendable {
         return conflicts.isEmpty ? .added(key) : .conflicting(key, with: conflicts)
     }
 
+    /// Absorbs Apple's status of a chain from a verified Get All Subscription Statuses answer (see
+    /// `absorb(_:verifiedBy:)`, which builds it from the item's verified signed strings). An equal snapshot is a
+    /// repeat; one with the same originalTransactionId and signedDate but other content is kept and reported.
+    @discardableResult
+    public mutating func absorb(_ snapshot: SubscriptionStatusSnapshot) -> LedgerChange {
+        let key = LedgerKey.subscriptionStatus(
+            originalTransactionId: snapshot.originalTransactionId, signedDate: snapshot.signedDate)
+        if subscriptionStatuses.contains(snapshot) { return .unchanged(key) }
+        let held = subscriptionStatuses.contains {
+            $0.originalTransactionId == snapshot.originalTransactionId && $0.signedDate == snapshot.signedDate
+        }
+        subscriptionStatuses.insert(snapshot)
+        return held ? .conflicting(key, with: [key]) : .added(key)
+    }
+
     /// Absorbs a StoreKit `Transaction.jsonRepresentation` (or any decoded transaction's JSON), naming the JSON path
     /// of anything wrong.
     @discardableResult
@@ -118,11 +140,12 @@ public struct CustomerLedger: Hashable, Sendable {
         absorb(try TransactionPayload(jsonData: transactionJSON))
     }
 
-    /// Absorbs every entry of a history: its transactions, then its renewal infos, then its notifications.
+    /// Absorbs every entry of a history: its transactions, then its renewal infos, then its notifications, then
+    /// Apple's statuses.
     @discardableResult
     public mutating func absorb(_ history: History) -> [LedgerChange] {
         history.transactions.map { absorb($0) } + history.renewalInfos.map { absorb($0) }
-            + history.notifications.map { absorb($0) }
+            + history.notifications.map { absorb($0) } + history.subscriptionStatuses.map { absorb($0) }
     }
 
     // MARK: Keys and conflicts
@@ -171,11 +194,12 @@ public struct CustomerLedger: Hashable, Sendable {
 
     mutating func replace(
         transactions: Set<TransactionPayload>, renewalInfos: Set<RenewalInfoPayload>,
-        notifications: Set<NotificationPayload>
+        notifications: Set<NotificationPayload>, subscriptionStatuses: Set<SubscriptionStatusSnapshot>
     ) {
         self.transactions = transactions
         self.renewalInfos = renewalInfos
         self.notifications = notifications
+        self.subscriptionStatuses = subscriptionStatuses
     }
 
     /// The entries ordered by signedDate, then key, then JSON: the same for any order of arrival.

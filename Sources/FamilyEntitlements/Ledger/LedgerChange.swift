@@ -5,7 +5,7 @@
 #endif
 
 /// Which entry of a `CustomerLedger` an absorb concerns: a notification by its `notificationUUID`, or one snapshot
-/// by its id and `signedDate`.
+/// (a transaction, a renewal info, Apple's status) by its id and `signedDate`.
 public enum LedgerKey: Hashable, Sendable, CustomStringConvertible {
     /// A notification, by `notificationUUID` (nil where it has none).
     case notification(notificationUUID: String?)
@@ -13,6 +13,8 @@ public enum LedgerKey: Hashable, Sendable, CustomStringConvertible {
     case transaction(transactionId: String?, signedDate: Date?)
     /// A renewal-info snapshot, by `originalTransactionId` and `signedDate`.
     case renewalInfo(originalTransactionId: String?, signedDate: Date?)
+    /// Apple's status of a chain from Get All Subscription Statuses, by `originalTransactionId` and `signedDate`.
+    case subscriptionStatus(originalTransactionId: String?, signedDate: Date?)
 
     public var description: String {
         switch self {
@@ -22,6 +24,8 @@ public enum LedgerKey: Hashable, Sendable, CustomStringConvertible {
             "transaction \(id ?? "(no transactionId)") signed \(Self.text(signed))"
         case .renewalInfo(let id, let signed):
             "renewal info of original transaction \(id ?? "(no originalTransactionId)") signed \(Self.text(signed))"
+        case .subscriptionStatus(let id, let signed):
+            "Apple's status of original transaction \(id ?? "(no originalTransactionId)") signed \(Self.text(signed))"
         }
     }
 

@@ -97,7 +97,29 @@ struct Admission: RebuildStage {
         for notification in history.notifications {
             admit(notification, into: &admitted, log: &log)
         }
+        for snapshot in history.subscriptionStatuses {
+            admit(snapshot, into: &admitted, log: &log)
+        }
         return admitted
+    }
+
+    /// Notes Apple's status from a Get All Subscription Statuses item of this environment and app, for the
+    /// cross-check of the rebuilt state, dated by the item's signed strings; it never changes a state. One of another
+    /// environment or app is reported like any entry; one without status, chain or signedDate says nothing to compare.
+    private func admit(
+        _ snapshot: SubscriptionStatusSnapshot, into admitted: inout AdmittedEntries, log: inout DiagnosticsLog
+    ) {
+        let name =
+            "Apple's status in Get All Subscription Statuses of original transaction "
+            + (snapshot.originalTransactionId ?? "(none)")
+        guard admits(snapshot.environment, what: name, log: &log),
+            admits(bundleId: snapshot.bundleId, what: name, &admitted, log: &log),
+            let status = snapshot.status, let date = snapshot.signedDate,
+            let originalId = snapshot.originalTransactionId
+        else { return }
+        admitted.facts.appleStatuses[originalId, default: []].append(
+            AppleStatusNotice(
+                status: status, date: date, source: .subscriptionStatuses(group: snapshot.subscriptionGroupIdentifier)))
     }
 
     /// Whether a transaction may take part and has nothing to report: the common case, checked without mutation, so
@@ -245,7 +267,7 @@ struct Admission: RebuildStage {
         else { return }
         if let status = data.status {
             facts.appleStatuses[originalId, default: []].append(
-                AppleStatusNotice(status: status, date: date, notification: notification.mention))
+                AppleStatusNotice(status: status, date: date, source: .notification(notification.mention)))
         }
         if let kind {
             facts.renewalNotices[originalId, default: []].append(RenewalNotice(kind: kind, date: date))

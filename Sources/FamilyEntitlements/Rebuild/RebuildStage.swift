@@ -61,15 +61,46 @@ struct NotificationFacts {
     var notifications: [String: Set<NotificationMention>] = [:]
     /// DID_FAIL_TO_RENEW and DID_CHANGE_RENEWAL_STATUS notifications, by original transaction id.
     var renewalNotices: [String: [RenewalNotice]] = [:]
-    /// Apple's own status of a chain (a notification's `data.status`), by original transaction id.
+    /// Apple's own status of a chain (a notification's `data.status`, an item of Get All Subscription Statuses), by
+    /// original transaction id.
     var appleStatuses: [String: [AppleStatusNotice]] = [:]
 }
 
-/// Apple's status of a subscription as one notification states it, and when it was signed.
+/// Apple's status of a subscription as one notification or one Get All Subscription Statuses item states it, and when
+/// it was signed.
 struct AppleStatusNotice: Hashable {
     var status: SubscriptionStatus
     var date: Date
-    var notification: NotificationMention
+    var source: AppleStatusSource
+}
+
+/// Where Apple's status of a chain came from.
+enum AppleStatusSource: Hashable, Comparable {
+    /// A notification's `data.status`.
+    case notification(NotificationMention)
+    /// An item of a Get All Subscription Statuses answer, by its subscription group.
+    case subscriptionStatuses(group: String?)
+
+    /// The source in words, as the diagnostic names it.
+    var text: String {
+        switch self {
+        case .notification(let mention): mention.name
+        case .subscriptionStatuses(let group?): "Get All Subscription Statuses (subscription group \(group))"
+        case .subscriptionStatuses(nil): "Get All Subscription Statuses"
+        }
+    }
+
+    /// Notifications first, in their own order, then Get All Subscription Statuses items by group (none first): the
+    /// latest of two statuses signed in the same millisecond is Apple's answer to the API.
+    static func < (lhs: AppleStatusSource, rhs: AppleStatusSource) -> Bool {
+        switch (lhs, rhs) {
+        case (.notification(let left), .notification(let right)): left < right
+        case (.notification, .subscriptionStatuses): true
+        case (.subscriptionStatuses, .notification): false
+        case (.subscriptionStatuses(let left), .subscriptionStatuses(let right)):
+            left == right ? false : left.map { left in right.map { left < $0 } ?? false } ?? true
+        }
+    }
 }
 
 extension NotificationPayload {

@@ -172,8 +172,8 @@ struct SubscriptionChains: RebuildStage {
         return facts
     }
 
-    /// Compares Apple's own status of the chain, where a notification dated after everything else known about the
-    /// chain states one, with the rebuilt state, and reports a disagreement naming both. Neither is preferred: the
+    /// Compares Apple's own status of the chain, where a notification or a Get All Subscription Statuses item dated
+    /// after everything else known about the chain states one, with the rebuilt state, and reports a disagreement naming both. Neither is preferred: the
     /// decision stays the rebuild's, and the diagnostic says that the history may lack an entry or hold a wrong one.
     func crossCheck(
         _ statuses: [AppleStatusNotice], originalId: String, context: ChainContext, candidates: [Candidate],
@@ -181,10 +181,10 @@ struct SubscriptionChains: RebuildStage {
     ) {
         let chain = context.chain
         guard
-            // The latest, ties broken by status, then by the notification, so that the order of entries never matters.
+            // The latest, ties broken by status, then by the source, so that the order of entries never matters.
             let latest = statuses.filter({ $0.date <= instant }).max(by: {
                 ($0.date, $0.status.rawValue) != ($1.date, $1.status.rawValue)
-                    ? ($0.date, $0.status.rawValue) < ($1.date, $1.status.rawValue) : $0.notification < $1.notification
+                    ? ($0.date, $0.status.rawValue) < ($1.date, $1.status.rawValue) : $0.source < $1.source
             }),
             chain.entries.allSatisfy({ ($0.signedDate ?? $0.purchaseDate) <= latest.date }),
             (context.renewalInfo?.signedDate).map({ $0 <= latest.date }) ?? true,
@@ -203,9 +203,8 @@ struct SubscriptionChains: RebuildStage {
         guard !agrees else { return }
         log.report(
             .appleStatusDisagrees,
-            "Apple's status \(latest.status.rawValue) in \(latest.notification.label) notification "
-                + "\(latest.notification.notificationUUID ?? "(no notificationUUID)") signed "
-                + "\(latest.date.evidenceText), after everything else known of original transaction \(originalId), "
+            "Apple's status \(latest.status.rawValue) in \(latest.source.text) signed \(latest.date.evidenceText), "
+                + "after everything else known of original transaction \(originalId), "
                 + "disagrees with the rebuilt state \(state.rawValue); the history may lack an entry or hold a wrong one"
         )
     }

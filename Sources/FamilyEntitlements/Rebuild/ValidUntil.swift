@@ -167,6 +167,10 @@ struct Staleness: RebuildStage {
             if let transaction = data?.transactionInfo { withUnsafePointer(to: transaction) { add($0) } }
             if let renewalInfo = data?.renewalInfo { add(renewalInfo) }
         }
+        // Apple's statuses are compared with the chain they name only.
+        for snapshot in history.subscriptionStatuses {
+            add(snapshot.signedDate, .group(snapshot.originalTransactionId))
+        }
     }
 }
 

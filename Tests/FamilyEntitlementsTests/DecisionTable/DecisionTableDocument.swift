@@ -15,7 +15,8 @@ enum DecisionTableDocument {
             "Days count from 2026-01-01T00:00:00Z (`d30` is 2026-01-31). Transactions are written",
             "`tx ID product OWNERSHIP dFROM-dTO`, signed at their purchase unless `signed dN` says otherwise;",
             "renewal infos `ri ORIGINAL signed dN`; notifications `TYPE SUBTYPE dN (tx ID)`. Products drop the",
-            "`org.familyentitlements.demo.` prefix. Sources cite `../shared/apple-facts.md` sections.",
+            "`org.familyentitlements.demo.` prefix. Sources cite `../shared/apple-facts.md` sections. Apple's status",
+            "from Get All Subscription Statuses is written `status S of ORIGINAL signed dN`.",
         ]
         for rule in DecisionRule.allCases {
             lines += ["", "## Rule \(rule.rawValue): \(rule.title)", "", rule.statement, ""]
@@ -70,6 +71,13 @@ enum DecisionTableDocument {
                 inner.append(describe(renewal, environment: environment))
             }
             if !inner.isEmpty { text += " (" + inner.joined(separator: "; ") + ")" }
+            parts.append(text)
+        }
+        for snapshot in history.subscriptionStatuses {
+            var text =
+                "status \(snapshot.status.map { String($0.rawValue) } ?? "none") of "
+                + "\(snapshot.originalTransactionId ?? "?") signed \(day(snapshot.signedDate))"
+            if snapshot.environment != environment { text += " \(snapshot.environment?.rawValue ?? "no environment")" }
             parts.append(text)
         }
         return parts.isEmpty ? "empty" : parts.joined(separator: "; ")

@@ -4,14 +4,21 @@
 import Foundation
 
 /// Apple's client of the App Store Server API (stand-in: every call answers one page, empty unless a test scripts the
-/// transaction history).
+/// transaction history or the subscription statuses).
 public actor AppStoreServerAPIClient: Sendable {
     /// Not Apple's: the signed transactions `getTransactionHistory` answers, in one page; set by tests.
     public private(set) var scriptedTransactionHistory: [String] = []
+    /// Not Apple's: what `getAllSubscriptionStatuses` answers; set by tests.
+    public private(set) var scriptedSubscriptionStatuses = StatusResponse(environment: .production, data: [])
 
     /// Not Apple's: scripts the transaction history this stand-in answers.
     public func script(transactionHistory signedTransactions: [String]) {
         scriptedTransactionHistory = signedTransactions
+    }
+
+    /// Not Apple's: scripts the answer of Get All Subscription Statuses.
+    public func script(subscriptionStatuses response: StatusResponse) {
+        scriptedSubscriptionStatuses = response
     }
 
     public enum ConfigurationError: Error, Hashable, Sendable {
@@ -32,6 +39,12 @@ public actor AppStoreServerAPIClient: Sendable {
         .success(
             response: HistoryResponse(
                 revision: "stand-in", hasMore: false, signedTransactions: scriptedTransactionHistory))
+    }
+
+    public func getAllSubscriptionStatuses(
+        anyTransactionId: String, status: [Status]? = nil
+    ) async -> APIResult<StatusResponse> {
+        .success(response: scriptedSubscriptionStatuses)
     }
 
     public func getNotificationHistory(
@@ -241,4 +254,121 @@ public enum Subtype: String, Decodable, Encodable, Hashable, Sendable {
     case summary = "SUMMARY"
     case failure = "FAILURE"
     case unreported = "UNREPORTED"
+}
+
+public struct StatusResponse: Decodable, Encodable, Hashable, Sendable {
+    public init(
+        environment: AppStoreEnvironment? = nil, bundleId: String? = nil, appAppleId: Int64? = nil,
+        data: [SubscriptionGroupIdentifierItem]? = nil
+    ) {
+        self.init(rawEnvironment: environment?.rawValue, bundleId: bundleId, appAppleId: appAppleId, data: data)
+    }
+
+    public init(
+        rawEnvironment: String? = nil, bundleId: String? = nil, appAppleId: Int64? = nil,
+        data: [SubscriptionGroupIdentifierItem]? = nil
+    ) {
+        self.rawEnvironment = rawEnvironment
+        self.bundleId = bundleId
+        self.appAppleId = appAppleId
+        self.data = data
+    }
+
+    public var environment: AppStoreEnvironment? {
+        get { rawEnvironment.flatMap { AppStoreEnvironment(rawValue: $0) } }
+        set { rawEnvironment = newValue.map { $0.rawValue } }
+    }
+    public var rawEnvironment: String?
+    public var bundleId: String?
+    public var appAppleId: Int64?
+    public var data: [SubscriptionGroupIdentifierItem]?
+
+    public enum CodingKeys: CodingKey {
+        case environment, bundleId, appAppleId, data
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        rawEnvironment = try container.decodeIfPresent(String.self, forKey: .environment)
+        bundleId = try container.decodeIfPresent(String.self, forKey: .bundleId)
+        appAppleId = try container.decodeIfPresent(Int64.self, forKey: .appAppleId)
+        data = try container.decodeIfPresent([SubscriptionGroupIdentifierItem].self, forKey: .data)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(rawEnvironment, forKey: .environment)
+        try container.encodeIfPresent(bundleId, forKey: .bundleId)
+        try container.encodeIfPresent(appAppleId, forKey: .appAppleId)
+        try container.encodeIfPresent(data, forKey: .data)
+    }
+}
+
+public struct SubscriptionGroupIdentifierItem: Decodable, Encodable, Hashable, Sendable {
+    public init(subscriptionGroupIdentifier: String? = nil, lastTransactions: [LastTransactionsItem]? = nil) {
+        self.subscriptionGroupIdentifier = subscriptionGroupIdentifier
+        self.lastTransactions = lastTransactions
+    }
+
+    public var subscriptionGroupIdentifier: String?
+    public var lastTransactions: [LastTransactionsItem]?
+}
+
+public struct LastTransactionsItem: Decodable, Encodable, Hashable, Sendable {
+    public init(
+        status: Status? = nil, originalTransactionId: String? = nil, signedTransactionInfo: String? = nil,
+        signedRenewalInfo: String? = nil
+    ) {
+        self.init(
+            rawStatus: status?.rawValue, originalTransactionId: originalTransactionId,
+            signedTransactionInfo: signedTransactionInfo, signedRenewalInfo: signedRenewalInfo)
+    }
+
+    public init(
+        rawStatus: Int32? = nil, originalTransactionId: String? = nil, signedTransactionInfo: String? = nil,
+        signedRenewalInfo: String? = nil
+    ) {
+        self.rawStatus = rawStatus
+        self.originalTransactionId = originalTransactionId
+        self.signedTransactionInfo = signedTransactionInfo
+        self.signedRenewalInfo = signedRenewalInfo
+    }
+
+    public var status: Status? {
+        get { rawStatus.flatMap { Status(rawValue: $0) } }
+        set { rawStatus = newValue.map { $0.rawValue } }
+    }
+    public var rawStatus: Int32?
+    public var originalTransactionId: String?
+    public var signedTransactionInfo: String?
+    public var signedRenewalInfo: String?
+
+    public enum CodingKeys: CodingKey {
+        case status, originalTransactionId, signedTransactionInfo, signedRenewalInfo
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        rawStatus = try container.decodeIfPresent(Int32.self, forKey: .status)
+        originalTransactionId = try container.decodeIfPresent(String.self, forKey: .originalTransactionId)
+        signedTransactionInfo = try container.decodeIfPresent(String.self, forKey: .signedTransactionInfo)
+        signedRenewalInfo = try container.decodeIfPresent(String.self, forKey: .signedRenewalInfo)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(rawStatus, forKey: .status)
+        try container.encodeIfPresent(originalTransactionId, forKey: .originalTransactionId)
+        try container.encodeIfPresent(signedTransactionInfo, forKey: .signedTransactionInfo)
+        try container.encodeIfPresent(signedRenewalInfo, forKey: .signedRenewalInfo)
+    }
+}
+
+/// Apple's subscription statuses (stand-in: Apple's full list of raw values).
+public enum Status: Int32, Decodable, Encodable, Hashable, Sendable {
+    case active = 1
+    case expired = 2
+    case billingRetry = 3
+    case billingGracePeriod = 4
+    case revoked = 5
 }

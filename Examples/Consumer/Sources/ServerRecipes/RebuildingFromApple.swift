@@ -2,7 +2,8 @@ import AppStoreServerLibrary
 import FamilyEntitlements
 import Foundation
 
-/// Get Transaction History did not answer; the caller answers 503 and the work is done again later.
+/// Get Transaction History or Get All Subscription Statuses did not answer; the caller answers 503 and the work is
+/// done again later.
 struct HistoryUnavailable: Error {
     let transactionId: String
 }
@@ -14,8 +15,8 @@ extension AppStoreService {
         _ = try await rebuildFromApple(transactionId: transactionId, with: notification, asOf: clock())
     }
 
-    /// Absorbs the notification and every transaction of Get Transaction History into the customer's ledger, then
-    /// decides from the whole ledger.
+    /// Absorbs the notification, every transaction of Get Transaction History, and the renewal infos and Apple's
+    /// statuses of Get All Subscription Statuses into the customer's ledger, then decides from the whole ledger.
     ///
     /// The notification goes into the ledger beside the history: a REVOKE without revocationDate, an EXPIRED, and the
     /// renewal info (grace period, billing retry) are in the notification, not in the transaction history.
@@ -35,6 +36,11 @@ extension AppStoreService {
             }
             revision = page.hasMore == true ? page.revision : nil
         } while revision != nil
+        // The renewal info of every subscription, and Apple's status of it, which the rebuild only cross-checks.
+        let statuses = await apiClient.getAllSubscriptionStatuses(anyTransactionId: transactionId)
+        guard case .success(let answer) = statuses else { throw HistoryUnavailable(transactionId: transactionId) }
+        let body = try SubscriptionStatusesResponse(jsonData: JSONEncoder().encode(answer))
+        _ = try await ledger.absorb(body, verifiedBy: intake)
         return try await decide(from: ledger, of: transactionId, asOf: now)
     }
 

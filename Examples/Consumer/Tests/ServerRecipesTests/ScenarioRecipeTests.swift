@@ -8,8 +8,8 @@ import Testing
 
 /// The recipe of docs/integrating.md, end to end, on every shipped scenario: each entry of the scenario's history is
 /// delivered to the service in the order Apple signed it, a notification as Apple posts it, a transaction through Get
-/// Transaction History; then a scheduled decision at the scenario's instant must reach the scenario's expected
-/// decision.
+/// Transaction History, a renewal info on its own through Get All Subscription Statuses; then a scheduled decision at
+/// the scenario's instant must reach the scenario's expected decision.
 struct ScenarioRecipeTests {
     static let customer = "customer"
 
@@ -17,20 +17,42 @@ struct ScenarioRecipeTests {
     enum Delivery {
         case notification(NotificationPayload)
         case transaction(TransactionPayload)
+        case renewalInfo(RenewalInfoPayload)
     }
 
-    /// The scenarios the recipe learns entirely from notifications and Get Transaction History: all but those whose
-    /// history holds a renewal info on its own, which comes from Get All Subscription Statuses.
-    static func recipeScenarios() throws -> [Scenario] {
-        try Scenario.allCases.filter { try $0.history().renewalInfos.isEmpty }
-    }
-
+    /// The scenarios whose history holds a renewal info on its own, which only Get All Subscription Statuses answers.
     @Test
-    func everyScenarioRunsButThoseWithARenewalInfoOnItsOwn() throws {
-        let left = Set(Scenario.allCases).subtracting(try Self.recipeScenarios())
-        #expect(left == [.familyOfSixMember2, .familyOfSixOrganiser])
-        #expect(try Self.recipeScenarios().contains(.oneMemberLeavesLeaver))  // a REVOKE without revocationDate
-        #expect(try Self.recipeScenarios().contains(.billingGracePeriod))
+    func someScenariosLearnARenewalInfoOnlyFromGetAllSubscriptionStatuses() throws {
+        let statusesOnly = try Scenario.allCases.filter { !(try $0.history().renewalInfos.isEmpty) }
+        #expect(Set(statusesOnly) == [.familyOfSixMember2, .familyOfSixOrganiser])
+    }
+
+    /// Apple's answer to Get All Subscription Statuses holding the newest renewal info of each chain delivered so far,
+    /// each item with Apple's status as the scenario's expected decision states it.
+    static func statusesAnswer(
+        _ renewalInfos: [RenewalInfoPayload], expected: EntitlementReport
+    ) throws -> StatusResponse {
+        let items = try renewalInfos.map { info in
+            let state = expected.products.first { $0.productId.rawValue == info.productId }?.state
+            return AppStoreServerLibrary.LastTransactionsItem(
+                status: state.flatMap(appleStatus), originalTransactionId: info.originalTransactionId,
+                signedRenewalInfo: try FakeJWSSigner().sign(info))
+        }
+        return StatusResponse(
+            environment: .production, bundleId: DemoApp.bundleId, appAppleId: DemoApp.appAppleId,
+            data: [SubscriptionGroupIdentifierItem(subscriptionGroupIdentifier: "21000001", lastTransactions: items)])
+    }
+
+    /// Apple's status for a state the rebuild reports.
+    static func appleStatus(_ state: AccessState) -> Status? {
+        switch state {
+        case .active: .active
+        case .expired, .upgraded: .expired
+        case .billingRetry: .billingRetry
+        case .gracePeriod: .billingGracePeriod
+        case .revoked: .revoked
+        default: nil
+        }
     }
 
     struct Run {
@@ -63,7 +85,9 @@ struct ScenarioRecipeTests {
         let deliveries =
             history.notifications.map { (date: $0.signedDate, delivery: Delivery.notification($0)) }
             + history.transactions.map { (date: $0.signedDate, delivery: Delivery.transaction($0)) }
+            + history.renewalInfos.map { (date: $0.signedDate, delivery: Delivery.renewalInfo($0)) }
         var fetched: [String] = []
+        var answered: [String: RenewalInfoPayload] = [:]
         var statuses: [Int] = []
         for (date, delivery) in deliveries.sorted(by: { ($0.date ?? .distantPast) < ($1.date ?? .distantPast) }) {
             let now = date ?? expected.asOf
@@ -76,6 +100,13 @@ struct ScenarioRecipeTests {
                 await client.script(transactionHistory: fetched)
                 _ = try await service(now).rebuildFromApple(
                     transactionId: try #require(transaction.originalTransactionId), asOf: now)
+            case .renewalInfo(let renewalInfo):
+                let original = try #require(renewalInfo.originalTransactionId)
+                answered[original] = renewalInfo
+                await client.script(
+                    subscriptionStatuses: try statusesAnswer(
+                        answered.keys.sorted().compactMap { answered[$0] }, expected: expected))
+                _ = try await service(now).rebuildFromApple(transactionId: original, asOf: now)
             }
         }
         let final = try await service(expected.asOf).decideAgain(customer: customer)
@@ -96,11 +127,28 @@ struct ScenarioRecipeTests {
             }
     }
 
-    @Test(arguments: try recipeScenarios())
+    @Test(arguments: Scenario.allCases)
     func theRecipeReachesTheScenarioDecision(_ scenario: Scenario) async throws {
         let run = try await Self.run(scenario)
-        #expect(Self.grants(run.final) == Self.grants(try scenario.expectedReport()))
+        let expected = try scenario.expectedReport()
+        #expect(Self.grants(run.final) == Self.grants(expected))
         #expect(run.statuses.allSatisfy { $0 == 200 }, "every delivery answered 200: \(run.statuses)")
+        // Apple's status, where Get All Subscription Statuses gave one, agrees with the decision the recipe reached.
+        #expect(
+            run.final.diagnostics.contains { $0.code == .appleStatusDisagrees }
+                == expected.diagnostics.contains { $0.code == .appleStatusDisagrees }, "\(run.final.diagnostics)")
+    }
+
+    /// A family member's renewal info arrives only through Get All Subscription Statuses: the recipe keeps it, with
+    /// Apple's status beside it.
+    @Test
+    func aRenewalInfoOnItsOwnArrivesWithApplesStatus() async throws {
+        let run = try await Self.run(.familyOfSixMember2)
+        let ledger = try await run.store.ledger(of: Self.customer)
+        let history = try Scenario.familyOfSixMember2.history()
+        #expect(ledger.renewalInfos == Set(history.renewalInfos))
+        #expect(ledger.subscriptionStatuses.map(\.status) == [.active])
+        #expect(run.final.products.map(\.willRenew) == [true])
     }
 
     @Test
@@ -140,7 +188,7 @@ struct ScenarioRecipeTests {
         #expect(try await run.store.report(of: Self.customer) == later)
     }
 
-    @Test(arguments: try recipeScenarios())
+    @Test(arguments: Scenario.allCases)
     func theStoredReportIsTheFinalDecisionWithItsSchedule(_ scenario: Scenario) async throws {
         let run = try await Self.run(scenario)
         #expect(try await run.store.report(of: Self.customer) == run.final)

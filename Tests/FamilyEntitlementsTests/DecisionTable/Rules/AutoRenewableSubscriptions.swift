@@ -3,7 +3,7 @@ import Foundation
 
 extension DecisionRow {
     /// The rows of ``DecisionRule/autoRenewableSubscriptions``, in the order docs/decision-table.md lists them.
-    static let autoRenewableSubscriptions: [DecisionRow] = subscriptions + edges + appleStatus
+    static let autoRenewableSubscriptions: [DecisionRow] = subscriptions + edges + appleStatus + statusesAnswer
 
     /// Rule 2: auto-renewable subscriptions, renewal info, grace period and billing retry.
     static let subscriptions: [DecisionRow] = {
@@ -331,6 +331,16 @@ extension DecisionRow {
         return notification
     }
 
+    /// Apple's status of a chain as one Get All Subscription Statuses item states it, dated by its signed strings
+    /// (day `signed`), of the demo app.
+    static func statusSnapshot(
+        _ original: String, _ status: SubscriptionStatus?, signed: Double?, environment: Environment? = .production
+    ) -> SubscriptionStatusSnapshot {
+        SubscriptionStatusSnapshot(
+            originalTransactionId: original, status: status, signedDate: signed.map(Given.day),
+            environment: environment, bundleId: "org.familyentitlements.demo", subscriptionGroupIdentifier: "21000001")
+    }
+
     /// Rule 2: Apple's own status, as a cross-check of the rebuilt state.
     static let appleStatus: [DecisionRow] = {
         let subscription = Given.subscription("2901", from: 0, to: 30)
@@ -418,6 +428,93 @@ extension DecisionRow {
                             renewal: Given.renewal("2901", signed: 20, autoRenew: .off))
                     ]), asOf: 35,
                 products: [ProductExpectation(Given.monthly, .active, access: true)]),
+        ]
+    }()
+
+    /// Rule 2: Apple's status from Get All Subscription Statuses, the same cross-check: it never grants.
+    static let statusesAnswer: [DecisionRow] = {
+        let subscription = Given.subscription("2901", from: 0, to: 30)
+        let source =
+            "apple-facts 2: status of Get All Subscription Statuses, 1 active, 2 expired, 3 billing retry, 4 grace "
+            + "period, 5 revoked; App Store Server API, Get All Subscription Statuses (lastTransactionsItem.status)"
+        return [
+            DecisionRow(
+                rule: .autoRenewableSubscriptions,
+                name: "Get All Subscription Statuses says 1 (active) as the rebuild does: nothing reported",
+                source: source,
+                history: History(
+                    transactions: [subscription], renewalInfos: [Given.renewal("2901", signed: 10)],
+                    subscriptionStatuses: [statusSnapshot("2901", .active, signed: 10)]), asOf: 15,
+                products: [ProductExpectation(Given.monthly, .active, access: true)]),
+            DecisionRow(
+                rule: .autoRenewableSubscriptions,
+                name: "Get All Subscription Statuses says 1 (active), the history lacks the renewal: reported, and "
+                    + "it grants nothing",
+                source: source + "; decision table: Apple's status is a cross-check, never a grant",
+                history: History(
+                    transactions: [subscription], renewalInfos: [Given.renewal("2901", signed: 40)],
+                    subscriptionStatuses: [statusSnapshot("2901", .active, signed: 40)]), asOf: 45,
+                products: [ProductExpectation(Given.monthly, .expired, access: false)],
+                customer: .equals(.inactive), diagnostics: [.appleStatusDisagrees]),
+            DecisionRow(
+                rule: .autoRenewableSubscriptions,
+                name: "Get All Subscription Statuses says 2 (expired) while the rebuild grants: reported, and access "
+                    + "stays the rebuild's",
+                source: source + "; decision table: neither Apple's status nor the rebuild is silently preferred",
+                history: History(
+                    transactions: [subscription],
+                    renewalInfos: [Given.renewal("2901", signed: 10, autoRenew: .off)],
+                    subscriptionStatuses: [statusSnapshot("2901", .expired, signed: 10)]), asOf: 15,
+                products: [ProductExpectation(Given.monthly, .active, access: true)],
+                customer: .equals(.active), diagnostics: [.appleStatusDisagrees]),
+            DecisionRow(
+                rule: .autoRenewableSubscriptions,
+                name: "Get All Subscription Statuses answered before a renewal known since: not compared",
+                source: "decision table: only a status dated after everything else known of the chain speaks for it",
+                history: History(
+                    transactions: [subscription, Given.subscription("2902", original: "2901", from: 30, to: 60)],
+                    subscriptionStatuses: [statusSnapshot("2901", .expired, signed: 20)]), asOf: 35,
+                products: [ProductExpectation(Given.monthly, .active, access: true)]),
+            DecisionRow(
+                rule: .autoRenewableSubscriptions,
+                name: "Get All Subscription Statuses of Sandbox in a Production rebuild: reported, never compared",
+                source: "apple-facts 1: environment; decision table rule 9: an entry of another environment grants "
+                    + "nothing and says nothing of this one",
+                history: History(
+                    transactions: [subscription],
+                    subscriptionStatuses: [statusSnapshot("2901", .active, signed: 40, environment: .sandbox)]),
+                asOf: 45,
+                products: [ProductExpectation(Given.monthly, .expired, access: false)],
+                customer: .equals(.inactive), diagnostics: [.foreignEnvironment]),
+            DecisionRow(
+                rule: .autoRenewableSubscriptions,
+                name: "Get All Subscription Statuses answered after a notification's status: the later one is compared",
+                source: source + "; decision table: Apple's latest word on the chain is the one compared",
+                history: History(
+                    transactions: [subscription],
+                    notifications: [
+                        statusNotification(
+                            .active, .didChangeRenewalStatus, .autoRenewEnabled, signed: 40,
+                            renewal: Given.renewal("2901", signed: 40))
+                    ],
+                    subscriptionStatuses: [statusSnapshot("2901", .expired, signed: 42)]), asOf: 45,
+                products: [ProductExpectation(Given.monthly, .expired, access: false)],
+                customer: .equals(.inactive)),
+            DecisionRow(
+                rule: .autoRenewableSubscriptions,
+                name: "A notification's status after Get All Subscription Statuses answered: the later one is "
+                    + "compared",
+                source: source + "; decision table: Apple's latest word on the chain is the one compared",
+                history: History(
+                    transactions: [subscription],
+                    notifications: [
+                        statusNotification(
+                            .expired, .didChangeRenewalStatus, .autoRenewDisabled, signed: 42,
+                            renewal: Given.renewal("2901", signed: 42, autoRenew: .off))
+                    ],
+                    subscriptionStatuses: [statusSnapshot("2901", .active, signed: 40)]), asOf: 45,
+                products: [ProductExpectation(Given.monthly, .expired, access: false)],
+                customer: .equals(.inactive)),
         ]
     }()
 }
