@@ -55,6 +55,16 @@ enum HistoryGenerator {
                         }
                     })
             }
+            // Apple's status from Get All Subscription Statuses, sometimes two signed in the same millisecond.
+            if Int.random(in: 0..<3, using: &random) == 0 {
+                let signed = start - Double(Int.random(in: 0...2, using: &random))
+                for _ in 0..<Int.random(in: 1...2, using: &random) {
+                    history.subscriptionStatuses.append(
+                        DecisionRow.statusSnapshot(
+                            original, SubscriptionStatus(rawValue: Int32.random(in: 1...5, using: &random)),
+                            signed: signed))
+                }
+            }
             if ownership == .familyShared, Int.random(in: 0..<4, using: &random) == 0 {
                 let revoked = Given.subscription(original, product, from: 0, to: 30, ownership: .familyShared)
                 history.notifications.append(Given.notification(.revoke, signed: start - 5, transaction: revoked))
@@ -71,7 +81,8 @@ enum HistoryGenerator {
         return History(
             transactions: history.transactions.shuffled(using: &random),
             renewalInfos: history.renewalInfos.shuffled(using: &random),
-            notifications: history.notifications.shuffled(using: &random))
+            notifications: history.notifications.shuffled(using: &random),
+            subscriptionStatuses: history.subscriptionStatuses.shuffled(using: &random))
     }
 }
 
@@ -90,6 +101,28 @@ struct RebuildPropertyTests {
                 #expect(rebuildEntitlements(history: shuffled, asOf: Given.day(day)) == expected, "day \(day)")
             }
         }
+    }
+
+    @Test("the generated histories hold Apple's statuses, tied ones and ones the rebuild disagrees with")
+    func generatedHistoriesHoldStatuses() {
+        let histories = Self.seeds.map(HistoryGenerator.history(seed:))
+        let withStatuses = histories.filter { !$0.subscriptionStatuses.isEmpty }
+        #expect(withStatuses.count >= Self.seeds.count / 5)
+        #expect(
+            withStatuses.contains { history in
+                let keys = history.subscriptionStatuses.map {
+                    "\($0.originalTransactionId ?? "") \($0.signedDate.map { "\($0)" } ?? "")"
+                }
+                return Set(keys).count < keys.count
+            }, "two statuses of one chain signed in the same millisecond")
+        #expect(
+            withStatuses.contains { history in
+                Self.instants.contains { day in
+                    rebuildEntitlements(history: history, asOf: Given.day(day)).diagnostics.contains {
+                        $0.code == .appleStatusDisagrees
+                    }
+                }
+            })
     }
 
     @Test("repeating entries changes nothing", arguments: seeds)
