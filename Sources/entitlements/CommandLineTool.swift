@@ -37,10 +37,10 @@ enum CommandLineTool {
     ]
 
     static let historyFileHelp =
-        "A history {\"transactions\", \"renewalInfos\", \"notifications\"}, a JSON array of decoded transactions, "
-        + "or an App Store Server API body (JWS decoded WITHOUT verification). - reads standard input; any path "
-        + "that reads as a stream works (a FIFO, <(command)). With no FILE, the shipped demo scenario when the "
-        + "repository's Fixtures/ is at hand."
+        "A history {\"transactions\", \"renewalInfos\", \"notifications\", \"subscriptionStatuses\"}, a JSON "
+        + "array of decoded transactions, or an App Store Server API body (JWS decoded WITHOUT verification). - "
+        + "reads standard input; any path that reads as a stream works (a FIFO, <(command)). With no FILE, the "
+        + "shipped demo scenario when the repository's Fixtures/ is at hand."
 
     static let rebuild = CommandSpec(
         name: "rebuild",
