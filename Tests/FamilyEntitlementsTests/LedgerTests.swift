@@ -201,7 +201,12 @@ struct LedgerTests {
         #expect(try decoded.jsonData() == data)
         #expect(decoded.notifications.contains { $0.notificationType?.rawValue == "SUBSCRIPTION_PAUSED" })
         let text = String(decoding: data, as: UTF8.self)
-        #expect(text.hasPrefix(#"{"notifications":"#) && text.contains(#""version":1"#))
+        #expect(text.hasPrefix(#"{"notifications":"#))
+        // Version 1 while the ledger holds no status from Get All Subscription Statuses, 2 once it holds one.
+        let version = ledger.subscriptionStatuses.isEmpty ? 1 : 2
+        #expect(ledger.jsonVersion == version)
+        #expect(text.contains(#""version":\#(version)"#))
+        #expect(text.contains(#""subscriptionStatuses":"#) == (version == 2))
     }
 
     struct BadForm: CustomTestStringConvertible, Sendable {
