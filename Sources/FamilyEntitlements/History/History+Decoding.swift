@@ -20,13 +20,13 @@ extension History {
     /// Reads any history document, decoding JWS strings in it WITHOUT checking their signatures.
     ///
     /// Accepts a history object `{"transactions": [...], "renewalInfos": [...], "notifications": [...],
-    /// "subscriptionStatuses": [...]}` (every key optional; a notification's `data.transactionInfo`/`data.renewalInfo` may hold decoded objects in place of the
-    /// signed strings; beside a signed string they are ignored and reported in `warnings`), a bare JSON array of decoded transactions, one decoded transaction, renewal info or
-    /// notification, or an App Store Server API body (Get Transaction History, Get All Subscription Statuses, a
-    /// notification body with `signedPayload`). Every form is read as strictly as a payload: RFC 8259 JSON in UTF-8
-    /// (no trailing commas, no UTF-16), with errors naming the JSON path, such as `transactions[3].price`, or the byte
-    /// offset of malformed JSON. For inspection, tools and tests: a service must verify every signed string before
-    /// trusting it.
+    /// "subscriptionStatuses": [...]}` (every key optional; a notification's `data.transactionInfo`/`data.renewalInfo`
+    /// may hold decoded objects in place of the signed strings; beside a signed string they are ignored and reported in
+    /// `warnings`), a bare JSON array of decoded transactions, one decoded transaction, renewal info or notification,
+    /// or an App Store Server API body (Get Transaction History, Get All Subscription Statuses, a notification body
+    /// with `signedPayload`). Every form is read as strictly as a payload: RFC 8259 JSON in UTF-8 (no trailing commas,
+    /// no UTF-16), with errors naming the JSON path, such as `transactions[3].price`, or the byte offset of malformed
+    /// JSON. For inspection, tools and tests: a service must verify every signed string before trusting it.
     public static func decodeUnverified(
         _ data: some DataProtocol, as kind: AppStoreDocument.Kind? = nil
     ) throws(PayloadDecodingError) -> UnverifiedDecoding {

@@ -9,10 +9,10 @@
 ///
 /// A service keeps one ledger per customer (in a database row or a key-value store, as the JSON form of
 /// `docs/ledger.md`), absorbs every verified notification, every verified transaction and renewal info from the App
-/// Store Server API (with Apple's status of each subscription from Get All Subscription Statuses, which the rebuild only
-/// cross-checks), and the app's StoreKit transactions, then decides with `rebuild(asOf:environment:catalog:)`. Each
-/// absorb says what it changed (`LedgerChange`): nothing for a repeat, a conflict reported and kept for the same key
-/// with other content. `compacted(asOf:)` drops what can no longer change a decision at or after an instant.
+/// Store Server API (with Apple's status of each subscription from Get All Subscription Statuses, which the rebuild
+/// only cross-checks), and the app's StoreKit transactions, then decides with `rebuild(asOf:environment:catalog:)`.
+/// Each absorb says what it changed (`LedgerChange`): nothing for a repeat, a conflict reported and kept for the same
+/// key with other content. `compacted(asOf:)` drops what can no longer change a decision at or after an instant.
 ///
 /// Pure like the rest of the library: no clock, no I/O. Entries are held as sets, so the same entries absorbed in any
 /// order make equal ledgers, and `history` lists them in one canonical order.

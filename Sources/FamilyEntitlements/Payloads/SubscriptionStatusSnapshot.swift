@@ -9,10 +9,10 @@
 ///
 /// Apple sends `status` over the App Store Server API's own authenticated connection, beside the signed transaction and
 /// renewal info, so it is trusted as Apple's word on the chain, but it never grants: the rebuild decides from the
-/// transactions and renewal infos, and only compares the latest status with its rebuilt state (`apple_status_disagrees`).
-/// `signedDate` is the latest signedDate of the item's verified transaction and renewal info, which Apple signs when it
-/// answers. A snapshot without `signedDate` (an item without signed strings) is kept, but never compared: nothing says
-/// when it held.
+/// transactions and renewal infos, and only compares the latest status with its rebuilt state
+/// (`apple_status_disagrees`). `signedDate` is the latest signedDate of the item's verified transaction and renewal
+/// info, which Apple signs when it answers. A snapshot without `signedDate` (an item without signed strings) is kept,
+/// but never compared: nothing says when it held.
 public struct SubscriptionStatusSnapshot: Hashable, Sendable {
     /// The original transaction identifier of the chain.
     public var originalTransactionId: String?

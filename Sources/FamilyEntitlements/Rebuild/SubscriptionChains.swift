@@ -173,8 +173,9 @@ struct SubscriptionChains: RebuildStage {
     }
 
     /// Compares Apple's own status of the chain, where a notification or a Get All Subscription Statuses item dated
-    /// after everything else known about the chain states one, with the rebuilt state, and reports a disagreement naming both. Neither is preferred: the
-    /// decision stays the rebuild's, and the diagnostic says that the history may lack an entry or hold a wrong one.
+    /// after everything else known about the chain states one, with the rebuilt state, and reports a disagreement
+    /// naming both. Neither is preferred: the decision stays the rebuild's, and the diagnostic says that the history
+    /// may lack an entry or hold a wrong one.
     func crossCheck(
         _ statuses: [AppleStatusNotice], originalId: String, context: ChainContext, candidates: [Candidate],
         log: inout DiagnosticsLog
