@@ -1,0 +1,131 @@
+import FamilyEntitlements
+import FamilyEntitlementsTestSupport
+import Foundation
+import Testing
+
+/// What the library decides over many histories, as lines a mutant's build can be compared with: the differential check
+/// behind every mutant listed as equivalent in Scripts/mutation/equivalent.txt (`Scripts/mutate.py --differential`).
+///
+/// The histories: every decision-table row's and three hostile mutations of it (snapshots signed again, ties, left-out
+/// copies, REVOKEs, statuses), every shipped scenario, and generated families of subscriptions. For each, at every
+/// instant it is judged at: the report's whole contract JSON (validUntil and evidence included), what changed since the
+/// instant before, and the ledger that absorbs the history entry by entry: each absorb's answer, its JSON, and the
+/// report of its compaction.
+enum DecisionDigest {
+    struct Case {
+        var name: String
+        var history: History
+        var instants: [Date]
+        var environment: Environment = .production
+        var catalog: ProductCatalog?
+    }
+
+    static let generatedFamilies: [UInt64] = Array(1...1_000)
+
+    static var cases: [Case] {
+        var cases: [Case] = []
+        for (index, row) in DecisionRow.all.enumerated() {
+            var histories = [row.history]
+            for mutation in 0..<3 {
+                histories.append(LedgerHistoryMutator.mutated(row.history, seed: UInt64(index * 10 + mutation + 7000)))
+            }
+            for (number, history) in histories.enumerated() {
+                let edges = LedgerHistoryMutator.edges(of: history, from: row.instant).filter { $0 < .distantFuture }
+                cases.append(
+                    Case(
+                        name: "\(row.testDescription) #\(number)", history: history,
+                        instants: [row.instant.addingTimeInterval(-86_400 * 40)] + edges.prefix(12),
+                        environment: row.environment, catalog: row.catalog))
+            }
+        }
+        for scenario in Scenario.allCases {
+            guard let history = try? scenario.history(), let expected = try? scenario.expectedReport() else { continue }
+            cases.append(
+                Case(
+                    name: "scenario \(scenario.rawValue)", history: history,
+                    instants: [expected.asOf] + LedgerHistoryMutator.edges(of: history, from: expected.asOf).prefix(8),
+                    catalog: try? scenario.catalog()))
+        }
+        for seed in generatedFamilies {
+            cases.append(
+                Case(
+                    name: "generated family \(seed)", history: HistoryGenerator.history(seed: seed),
+                    instants: RebuildPropertyTests.instants.map(Given.day)))
+        }
+        return cases
+    }
+
+    /// One line per case and facet: its name, then a hash of what the library decided.
+    static func lines(of digestCase: Case) -> [String] {
+        var lines: [String] = []
+        var previous: EntitlementReport?
+        let instants = digestCase.instants.filter { $0 < .distantFuture }.sorted()
+        for instant in instants {
+            let report = rebuildEntitlements(
+                history: digestCase.history, asOf: instant, environment: digestCase.environment,
+                catalog: digestCase.catalog)
+            let at = "\(digestCase.name) at \(instant.timeIntervalSince1970)"
+            lines.append("\(at) report\t\(hash(report))")
+            lines.append("\(at) changes\t\(hash(report.changes(from: previous).map(\.description)))")
+            previous = report
+        }
+        var ledger = CustomerLedger()
+        let answers = ledger.absorb(digestCase.history).map(\.description)
+        lines.append("\(digestCase.name) ledger\t\(hash(answers))|\(hash(encoded(ledger)))")
+        if let middle = instants.dropFirst(instants.count / 2).first, let last = instants.last {
+            let compacted = ledger.compacted(asOf: middle)
+            let report = compacted.rebuild(asOf: last, environment: digestCase.environment, catalog: digestCase.catalog)
+            lines.append("\(digestCase.name) compacted\t\(hash(encoded(compacted)))|\(hash(report))")
+        }
+        return lines
+    }
+
+    static func encoded(_ ledger: CustomerLedger) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return (try? encoder.encode(ledger)).map { String(decoding: $0, as: UTF8.self) } ?? "unencodable"
+    }
+
+    static func hash(_ report: EntitlementReport) -> String {
+        hash((try? report.contractJSON()).map { String(decoding: $0, as: UTF8.self) } ?? "unencodable")
+    }
+
+    static func hash(_ texts: [String]) -> String { hash(texts.joined(separator: "\n")) }
+
+    /// FNV-1a, 64 bits: stable across processes, unlike `Hasher`.
+    static func hash(_ text: String) -> String {
+        var value: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        }
+        return String(value, radix: 16)
+    }
+}
+
+@Suite("The differential check of equivalent mutants")
+struct MutationDifferentialTests {
+    static let output = ProcessInfo.processInfo.environment["MUTATION_DIFFERENTIAL_OUT"]
+
+    @Test("the histories number over a thousand, of every kind, and every facet is decided", .serialized)
+    func historiesAreManyAndVaried() {
+        let cases = DecisionDigest.cases
+        #expect(cases.count >= 1_000)
+        #expect(cases.filter { $0.name.hasPrefix("rule ") }.count >= 4 * DecisionRow.all.count)
+        #expect(cases.filter { $0.name.hasPrefix("scenario ") }.count == Scenario.allCases.count)
+        let sample = cases.filter { $0.name.hasPrefix("rule ") }.prefix(40)
+        let lines = sample.flatMap(DecisionDigest.lines(of:))
+        #expect(lines.contains { $0.contains(" compacted\t") })
+        #expect(Set(lines.map { $0.split(separator: "\t").last ?? "" }).count > lines.count / 4)
+    }
+
+    /// Writes the lines for `Scripts/mutate.py --differential`; runs only when it asks, with the file to write.
+    @Test(
+        "what the library decides, written for the mutation harness",
+        .enabled(if: MutationDifferentialTests.output != nil))
+    func writeDecisions() throws {
+        let lines = DecisionDigest.cases.flatMap(DecisionDigest.lines(of:))
+        let path = try #require(Self.output)
+        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(lines.count >= 1_000)
+    }
+}
