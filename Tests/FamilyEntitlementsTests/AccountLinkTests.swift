@@ -196,6 +196,9 @@ struct LinkCase: CustomTestStringConvertible, Sendable {
         TransactionRequestCase(
             testDescription: "transaction without originalTransactionId -> missing_original_transaction_id",
             transaction: TransactionPayload(transactionId: "1000000009"), expected: nil),
+        TransactionRequestCase(
+            testDescription: "transaction with an empty originalTransactionId -> missing_original_transaction_id",
+            transaction: TransactionPayload(originalTransactionId: "", transactionId: "1000000009"), expected: nil),
     ]
 
     @Test(arguments: transactionRequests)

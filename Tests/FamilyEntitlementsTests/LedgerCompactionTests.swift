@@ -145,10 +145,18 @@ enum LedgerHistoryMutator {
                 copy.autoRenewStatus = copy.autoRenewStatus == .on ? .off : .on
             }
             history.renewalInfos.append(copy)
-        case 8:  // a renewal info left out
+        case 8:  // a renewal info left out: no environment, or an impossible value in the history's own
             guard var copy = renewalInfos.randomElement(using: &random) else { return }
             copy.signedDate = shifted(copy.signedDate, days: step)
-            copy.environment = nil
+            switch Int.random(in: 0..<3, using: &random) {
+            case 0: copy.environment = nil
+            case 1:
+                copy.isInBillingRetryPeriod = true
+                copy.gracePeriodExpiresDate = copy.signedDate.map {
+                    Date(timeIntervalSince1970: $0.timeIntervalSince1970 / 1_000)
+                }
+            default: copy.originalTransactionId = copy.originalTransactionId.map { _ in "" }
+            }
             history.renewalInfos.append(copy)
         case 9:  // a renewal info carried by DID_FAIL_TO_RENEW or DID_CHANGE_RENEWAL_STATUS
             guard let info = renewalInfos.randomElement(using: &random) else { return }

@@ -304,6 +304,7 @@ struct StandalonePolicyCase: CustomTestStringConvertible, Sendable {
     enum Payload: Hashable, Sendable {
         case transaction(TransactionPayload)
         case appTransaction(AppTransactionPayload)
+        case renewalInfo(RenewalInfoPayload)
     }
 
     var testDescription: String
@@ -323,6 +324,10 @@ struct StandalonePolicyCase: CustomTestStringConvertible, Sendable {
         appAppleId: Int64? = PolicySample.appAppleId
     ) -> Payload {
         .appTransaction(AppTransactionPayload(receiptType: receiptType, appAppleId: appAppleId, bundleId: bundleId))
+    }
+
+    static func renewalInfo(environment: Environment?) -> Payload {
+        .renewalInfo(PolicySample.renewalInfo(environment: environment))
     }
 }
 
@@ -382,6 +387,23 @@ extension NotificationPolicyTests {
             policy: NotificationPolicy.sandbox(bundleId: PolicySample.bundleId, appAppleId: PolicySample.appAppleId),
             payload: StandalonePolicyCase.appTransaction(receiptType: .sandbox, appAppleId: 999),
             expected: (.wrongAppAppleId, "appAppleId")),
+        StandalonePolicyCase(
+            testDescription: "production: a renewal info of Get All Subscription Statuses in Production -> accept",
+            payload: StandalonePolicyCase.renewalInfo(environment: .production), expected: nil),
+        StandalonePolicyCase(
+            testDescription: "production: a Sandbox renewal info -> wrong_environment",
+            payload: StandalonePolicyCase.renewalInfo(environment: .sandbox),
+            expected: (.wrongEnvironment, "environment")),
+        StandalonePolicyCase(
+            testDescription: "production: a renewal info naming no environment -> wrong_environment",
+            payload: StandalonePolicyCase.renewalInfo(environment: nil), expected: (.wrongEnvironment, "environment")),
+        StandalonePolicyCase(
+            testDescription: "sandbox policy: a renewal info naming no environment -> wrong_environment",
+            policy: PolicySample.sandbox, payload: StandalonePolicyCase.renewalInfo(environment: nil),
+            expected: (.wrongEnvironment, "environment")),
+        StandalonePolicyCase(
+            testDescription: "sandbox policy: a Sandbox renewal info -> accept", policy: PolicySample.sandbox,
+            payload: StandalonePolicyCase.renewalInfo(environment: .sandbox), expected: nil),
     ]
 
     @Test(arguments: standalone)
@@ -390,6 +412,7 @@ extension NotificationPolicyTests {
             switch row.payload {
             case .transaction(let transaction): row.policy.check(transaction)
             case .appTransaction(let appTransaction): row.policy.check(appTransaction)
+            case .renewalInfo(let renewalInfo): row.policy.check(renewalInfo)
             }
         #expect(rejection?.code == row.expected?.code, "\(String(describing: rejection))")
         #expect(rejection?.path == row.expected?.path)

@@ -1,4 +1,5 @@
 import FamilyEntitlements
+import FamilyEntitlementsTestSupport
 import Testing
 
 #if canImport(FoundationEssentials)
@@ -136,5 +137,69 @@ private enum WindowSample {
         #expect(NotificationCounts(WindowSample.notifications).total == WindowSample.notifications.count)
         #expect(NotificationRate(count: 0, total: 0).fraction == nil)
         #expect(NotificationRate(count: 1, total: 4).fraction == 0.25)
+    }
+
+    /// A generated fleet: for each subscriber, the entitlements Apple grants and those the service grants, each a
+    /// subset of three, so that every combination (equal, one side empty, disjoint, overlapping) occurs.
+    static func fleet(seed: UInt64) -> [(subscriber: Int, apple: Set<String>, service: Set<String>)] {
+        var random = SeededRandom(seed: seed)
+        let names = ["basic", "pro", "family"]
+        return (0..<Int.random(in: 0...60, using: &random)).map { subscriber in
+            (
+                subscriber, Set(names.filter { _ in Int.random(in: 0..<3, using: &random) == 0 }),
+                Set(names.filter { _ in Int.random(in: 0..<3, using: &random) == 0 })
+            )
+        }
+    }
+
+    @Test("the accumulator by activity gives the report of the two sets, over generated fleets", arguments: 1...100)
+    func accumulatorByActivity(seed: UInt64) {
+        let fleet = Self.fleet(seed: seed)
+        let apple = Set(fleet.filter { !$0.apple.isEmpty }.map(\.subscriber))
+        let service = Set(fleet.filter { !$0.service.isEmpty }.map(\.subscriber))
+        var accumulator = DriftReport<Int>.Accumulator(alertThreshold: 10)
+        for member in fleet {
+            accumulator.add(
+                member.subscriber, activeAtApple: apple.contains(member.subscriber),
+                activeInService: service.contains(member.subscriber))
+        }
+        #expect(accumulator.report == DriftReport(activeAtApple: apple, activeInService: service, alertThreshold: 10))
+    }
+
+    /// By entitlements a subscriber active on both sides drifts where the sides differ, and one granted different
+    /// entitlements on each side is missing on both and counts once.
+    @Test("the accumulator by entitlements, over generated fleets, against the definition", arguments: 1...100)
+    func accumulatorByEntitlements(seed: UInt64) {
+        let fleet = Self.fleet(seed: seed)
+        var accumulator = DriftReport<Int>.Accumulator(alertThreshold: 25)
+        for member in fleet {
+            accumulator.add(member.subscriber, entitlementsAtApple: member.apple, entitlementsInService: member.service)
+        }
+        let report = accumulator.report
+        let missingInService = Set(fleet.filter { !$0.apple.isSubset(of: $0.service) }.map(\.subscriber))
+        let missingAtApple = Set(fleet.filter { !$0.service.isSubset(of: $0.apple) }.map(\.subscriber))
+        let active = fleet.filter { !$0.apple.isEmpty || !$0.service.isEmpty }
+        #expect(report.missingInService == missingInService)
+        #expect(report.missingAtApple == missingAtApple)
+        #expect(report.drifted == missingInService.union(missingAtApple).count)
+        #expect(report.activeAtApple == fleet.filter { !$0.apple.isEmpty }.count)
+        #expect(report.activeInService == fleet.filter { !$0.service.isEmpty }.count)
+        #expect(report.subscribers == active.count)
+        #expect(report.needsAlert == (report.drifted > 0 && report.driftPercentage >= 25))
+    }
+
+    @Test("by entitlements, one subscriber granted pro at Apple and basic in the service drifts once, both ways")
+    func missingOnBothSides() {
+        var accumulator = DriftReport<String>.Accumulator()
+        accumulator.add("both", entitlementsAtApple: ["pro"], entitlementsInService: ["basic"])
+        accumulator.add("agrees", entitlementsAtApple: ["pro"], entitlementsInService: ["pro"])
+        accumulator.add("inactive", entitlementsAtApple: Set<String>(), entitlementsInService: Set<String>())
+        let report = accumulator.report
+        #expect(report.missingInService == ["both"])
+        #expect(report.missingAtApple == ["both"])
+        #expect(report.drifted == 1)
+        #expect(report.subscribers == 2)
+        #expect(report.driftPercentage == 50)
+        #expect(report.needsAlert)
     }
 }

@@ -304,6 +304,17 @@ extension DecisionRow {
                 ]),
             DecisionRow(
                 rule: .autoRenewableSubscriptions,
+                name: "two periods of one chain grant until the same instant: the lower transactionId is reported",
+                source: "decision table: the product is granted while any transaction grants, ties by transactionId",
+                history: History(transactions: [
+                    Given.subscription("2103", from: 0, to: 30),
+                    Given.subscription("2104", original: "2103", from: 10, to: 30),
+                ]), asOf: 20,
+                products: [
+                    ProductExpectation(Given.monthly, .active, access: true) { $0.transactionId = .equals("2103") }
+                ]),
+            DecisionRow(
+                rule: .autoRenewableSubscriptions,
                 name:
                     "two transactions of one chain bought in the same millisecond: the greater transactionId is newest",
                 source: "decision table: the same entries in any order give the same answer; ties never follow arrival",
@@ -428,6 +439,16 @@ extension DecisionRow {
                             renewal: Given.renewal("2901", signed: 20, autoRenew: .off))
                     ]), asOf: 35,
                 products: [ProductExpectation(Given.monthly, .active, access: true)]),
+            DecisionRow(
+                rule: .autoRenewableSubscriptions,
+                name: "Apple's status older than the chain's renewal info: not compared",
+                source: "decision table: only a status dated after everything else known of the chain speaks for it",
+                history: History(
+                    transactions: [subscription],
+                    renewalInfos: [Given.renewal("2901", signed: 25, autoRenew: .off)],
+                    subscriptionStatuses: [statusSnapshot("2901", .active, signed: 20)]), asOf: 40,
+                products: [ProductExpectation(Given.monthly, .expired, access: false)],
+                customer: .equals(.inactive)),
         ]
     }()
 
@@ -446,6 +467,25 @@ extension DecisionRow {
                     transactions: [subscription], renewalInfos: [Given.renewal("2901", signed: 10)],
                     subscriptionStatuses: [statusSnapshot("2901", .active, signed: 10)]), asOf: 15,
                 products: [ProductExpectation(Given.monthly, .active, access: true)]),
+            DecisionRow(
+                rule: .autoRenewableSubscriptions,
+                name: "Get All Subscription Statuses signed in the very millisecond as the transaction it carries: "
+                    + "compared, and reported where they disagree",
+                source: source + "; Apple signs the answer's transaction and renewal info when it answers",
+                history: History(
+                    transactions: [Given.subscription("2904", from: 0, to: 30, signed: 40)],
+                    subscriptionStatuses: [statusSnapshot("2904", .active, signed: 40)]), asOf: 45,
+                products: [ProductExpectation(Given.monthly, .expired, access: false)],
+                customer: .equals(.inactive), diagnostics: [.appleStatusDisagrees]),
+            DecisionRow(
+                rule: .autoRenewableSubscriptions,
+                name: "Get All Subscription Statuses says 2 (expired) of a subscription upgraded away: they agree",
+                source: source + "; apple-facts 8: an upgrade ends the old product at once",
+                history: History(
+                    transactions: [Given.subscription("2905", from: 0, to: 30, signed: 10) { $0.isUpgraded = true }],
+                    subscriptionStatuses: [statusSnapshot("2905", .expired, signed: 12)]), asOf: 15,
+                products: [ProductExpectation(Given.monthly, .upgraded, access: false)],
+                customer: .equals(.inactive)),
             DecisionRow(
                 rule: .autoRenewableSubscriptions,
                 name: "Get All Subscription Statuses says 1 (active), the history lacks the renewal: reported, and "

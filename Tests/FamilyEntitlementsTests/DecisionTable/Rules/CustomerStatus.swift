@@ -3,7 +3,7 @@ import Foundation
 
 extension DecisionRow {
     /// The rows of ``DecisionRule/customerStatus``, in the order docs/decision-table.md lists them.
-    static let customerStatus: [DecisionRow] = customers + catalogs + answers
+    static let customerStatus: [DecisionRow] = customers + reasonOrder + catalogs + answers
 
     /// Rule 11: the customer status for the launch screen; entitlements through a catalog.
     static let customers: [DecisionRow] = {
@@ -217,6 +217,22 @@ extension DecisionRow {
                     ProductExpectation(Given.yearly, .active, access: true),
                 ],
                 entitlementDecisions: ["premium": lifetime, "season": nothing]),
+            DecisionRow(
+                rule: .customerStatus,
+                name: "one answer per entitlement: among granting purchases, the longest access answers, though "
+                    + "its product id sorts after the other's",
+                source: "decision table: the answer says how long the customer keeps access",
+                history: History(transactions: [
+                    Given.subscription("1318", Given.monthly, from: 0, to: 30),
+                    Given.subscription("1319", Given.yearly, from: 0, to: 365),
+                ]), asOf: 10, catalog: premium,
+                products: [
+                    ProductExpectation(Given.monthly, .active, access: true),
+                    ProductExpectation(Given.yearly, .active, access: true),
+                ],
+                entitlementDecisions: [
+                    "premium": subscription("1319", Given.yearly, from: 0, to: 365), "season": nothing,
+                ]),
             DecisionRow(
                 rule: .customerStatus,
                 name: "one answer per entitlement: equal access, the lowest product id answers",
@@ -435,6 +451,159 @@ extension DecisionRow {
                         originalTransactionId: "1332", expiresDate: Date(timeIntervalSince1970: 1_775_088_000),
                         period: .normal, ownership: .purchased, originalPurchaseDate: d(1), latestPurchaseDate: d(1)),
                 ]),
+            DecisionRow(
+                rule: .customerStatus,
+                name: "one answer per entitlement: a renewal info signed before the newest period began says "
+                    + "nothing of it: a recovered customer sees no grace end",
+                source: "apple-facts 7: the renewal info describes the period it was signed in",
+                history: {
+                    let lapsed = Given.subscription("1320", from: 0, to: 30)
+                    let recovered = Given.subscription("1321", original: "1320", from: 33, to: 63) {
+                        $0.originalPurchaseDate = Given.day(0)
+                    }
+                    let failing = Given.renewal("1320", signed: 30.5) {
+                        $0.isInBillingRetryPeriod = true
+                        $0.gracePeriodExpiresDate = Given.day(46)
+                    }
+                    return History(
+                        transactions: [lapsed], renewalInfos: [failing],
+                        notifications: [
+                            Given.notification(.didFailToRenew, .gracePeriod, signed: 30.5, transaction: lapsed),
+                            Given.notification(.didRenew, .billingRecovery, signed: 33, transaction: recovered),
+                        ])
+                }(), asOf: 40, catalog: premium,
+                products: [ProductExpectation(Given.monthly, .active, access: true)],
+                entitlementDecisions: [
+                    "premium": subscription("1321", from: 33, to: 63, willRenew: true) {
+                        $0.originalTransactionId = "1320"
+                        $0.originalPurchaseDate = d(0)
+                    },
+                    "season": nothing,
+                ]),
+            DecisionRow(
+                rule: .customerStatus,
+                name: "one answer per entitlement: a DID_FAIL_TO_RENEW of an earlier, recovered period is not this "
+                    + "period's billing issue",
+                source: "Apple: DID_FAIL_TO_RENEW; DID_RENEW with BILLING_RECOVERY ends the earlier failure",
+                history: {
+                    let first = Given.subscription("1322", from: 0, to: 30)
+                    let second = Given.subscription("1323", original: "1322", from: 32, to: 62) {
+                        $0.originalPurchaseDate = Given.day(0)
+                    }
+                    let grace = Given.renewal("1322", signed: 62.5) {
+                        $0.isInBillingRetryPeriod = true
+                        $0.gracePeriodExpiresDate = Given.day(70)
+                    }
+                    return History(
+                        transactions: [first, second], renewalInfos: [grace],
+                        notifications: [
+                            Given.notification(.didFailToRenew, .gracePeriod, signed: 30.5, transaction: first),
+                            Given.notification(.didRenew, .billingRecovery, signed: 32, transaction: second),
+                            Given.notification(.didFailToRenew, .gracePeriod, signed: 63, transaction: second),
+                        ])
+                }(), asOf: 65, catalog: premium,
+                products: [ProductExpectation(Given.monthly, .gracePeriod, access: true)],
+                entitlementDecisions: [
+                    "premium": subscription("1323", Given.monthly, .gracePeriod, from: 32, to: 70, willRenew: true) {
+                        $0.originalTransactionId = "1322"
+                        $0.originalPurchaseDate = d(0)
+                        $0.gracePeriodExpiresDate = d(70)
+                        $0.billingIssueDetectedAt = d(63)
+                    },
+                    "season": nothing,
+                ]),
+        ]
+    }()
+
+    /// Rule 11: the inactive reason of highest priority, for each pair of neighbours in the stated order.
+    static let reasonOrder: [DecisionRow] = {
+        let monthlyRetry = Given.renewal("1601", signed: 31) { $0.isInBillingRetryPeriod = true }
+        let yearlyRetry = Given.renewal("1602", Given.yearly, signed: 31) { $0.isInBillingRetryPeriod = true }
+        func refunded(_ id: String, _ product: String, ownership: OwnershipType = .purchased) -> TransactionPayload {
+            Given.subscription(id, product, from: 0, to: 30, ownership: ownership, signed: 10) {
+                $0.revocationDate = Given.day(10)
+                $0.revocationType = .refundFull
+            }
+        }
+        func familyRevoked(_ id: String, _ product: String) -> TransactionPayload {
+            Given.subscription(id, product, from: 0, to: 30, ownership: .familyShared, signed: 10) {
+                $0.revocationDate = Given.day(10)
+                $0.revocationType = .familyRevoke
+            }
+        }
+        func revokedUnknown(_ id: String, _ product: String) -> TransactionPayload {
+            Given.subscription(id, product, from: 0, to: 30, signed: 10) {
+                $0.revocationDate = Given.day(10)
+                $0.revocationType = .assignmentRevoke
+            }
+        }
+        let undetermined = Given.subscription("1609", Given.yearly, from: 0, to: 30) { $0.expiresDate = nil }
+        func row(
+            _ name: String, _ history: History, _ reason: InactiveReason, _ products: [ProductExpectation],
+            diagnostics: Set<Diagnostic.Code> = []
+        ) -> DecisionRow {
+            DecisionRow(
+                rule: .customerStatus, name: "\(name): the customer's reason is \(reason.rawValue)",
+                source: "decision table: the inactive reasons' stated priority", history: history, asOf: 35,
+                products: products, customer: .equals(.inactive), customerReason: .equals(reason),
+                diagnostics: diagnostics)
+        }
+        return [
+            row(
+                "billing retry on the customer's own purchase and on a family member's copy",
+                History(
+                    transactions: [
+                        Given.subscription("1601", from: 0, to: 30),
+                        Given.subscription("1602", Given.yearly, from: 0, to: 30, ownership: .familyShared),
+                    ], renewalInfos: [monthlyRetry, yearlyRetry]), .billingRetry,
+                [
+                    ProductExpectation(Given.monthly, .billingRetry, access: false),
+                    ProductExpectation(Given.yearly, .billingRetry, access: false),
+                ]),
+            row(
+                "billing retry on a family member's copy and a refunded purchase",
+                History(
+                    transactions: [
+                        refunded("1603", Given.monthly),
+                        Given.subscription("1602", Given.yearly, from: 0, to: 30, ownership: .familyShared),
+                    ], renewalInfos: [yearlyRetry]), .billingRetryFamilyMember,
+                [
+                    ProductExpectation(Given.monthly, .revoked, access: false),
+                    ProductExpectation(Given.yearly, .billingRetry, access: false),
+                ]),
+            row(
+                "a refund and a family revocation",
+                History(transactions: [familyRevoked("1604", Given.monthly), refunded("1605", Given.yearly)]),
+                .refunded,
+                [
+                    ProductExpectation(Given.monthly, .revoked, access: false),
+                    ProductExpectation(Given.yearly, .revoked, access: false),
+                ]),
+            row(
+                "a family revocation and a revocation of another cause",
+                History(transactions: [revokedUnknown("1606", Given.monthly), familyRevoked("1607", Given.yearly)]),
+                .familyRevocation,
+                [
+                    ProductExpectation(Given.monthly, .revoked, access: false),
+                    ProductExpectation(Given.yearly, .revoked, access: false),
+                ]),
+            row(
+                "a revocation of another cause and an expiry",
+                History(transactions: [
+                    Given.subscription("1608", Given.monthly, from: 0, to: 30), revokedUnknown("1610", Given.yearly),
+                ]), .revoked,
+                [
+                    ProductExpectation(Given.monthly, .expired, access: false),
+                    ProductExpectation(Given.yearly, .revoked, access: false),
+                ]),
+            row(
+                "an expiry and a transaction that cannot be decided",
+                History(transactions: [Given.subscription("1608", Given.monthly, from: 0, to: 30), undetermined]),
+                .expired,
+                [
+                    ProductExpectation(Given.monthly, .expired, access: false),
+                    ProductExpectation(Given.yearly, .undetermined, access: false),
+                ], diagnostics: [.missingExpiresDate]),
         ]
     }()
 }

@@ -98,6 +98,50 @@ extension DecisionRow {
                 diagnostics: [.foreignEnvironment]),
             DecisionRow(
                 rule: .environment,
+                name: "a DID_FAIL_TO_RENEW wrapped as Production carrying a Sandbox transaction is no billing issue of "
+                    + "the Production chain",
+                source: "apple-facts 1 and 10: nested contents are signed on their own; production refuses sandbox",
+                history: {
+                    let failed = Given.subscription("9010", from: 0, to: 30)
+                    let grace = Given.renewal("9010", signed: 30.5) {
+                        $0.isInBillingRetryPeriod = true
+                        $0.gracePeriodExpiresDate = Given.day(46)
+                    }
+                    let sandboxCopy = Given.subscription("9011", original: "9010", from: 0, to: 30) {
+                        $0.environment = .sandbox
+                    }
+                    return History(
+                        transactions: [failed], renewalInfos: [grace],
+                        notifications: [
+                            Given.notification(.didFailToRenew, .gracePeriod, signed: 30.2, transaction: sandboxCopy),
+                            Given.notification(.didFailToRenew, .gracePeriod, signed: 31, transaction: failed),
+                        ])
+                }(), asOf: 35,
+                products: [ProductExpectation(Given.monthly, .gracePeriod, access: true)],
+                diagnostics: [.foreignEnvironment],
+                entitlementDecisions: [
+                    EntitlementID(Given.monthly): EntitlementDecision(
+                        isActive: true, state: .gracePeriod, productId: ProductID(Given.monthly), transactionId: "9010",
+                        originalTransactionId: "9010", expiresDate: Given.day(46), willRenew: true, period: .normal,
+                        ownership: .purchased, originalPurchaseDate: Given.day(0), latestPurchaseDate: Given.day(0),
+                        gracePeriodExpiresDate: Given.day(46), billingIssueDetectedAt: Given.day(31))
+                ]),
+            DecisionRow(
+                rule: .environment,
+                name: "a newer snapshot inside a Sandbox notification makes the older Production snapshot untrusted",
+                source: "decision table: never access on bad data; a snapshot left out may carry a refund",
+                history: History(
+                    transactions: [Given.subscription("9009", from: 0, to: 30)],
+                    notifications: [
+                        Given.notification(
+                            .refund, signed: 3,
+                            transaction: Given.subscription("9009", from: 0, to: 30, signed: 3) {
+                                $0.revocationDate = Given.day(3)
+                            }, environment: .sandbox)
+                    ]), asOf: 5, products: [], customer: .equals(.inactive),
+                customerReason: .equals(.undetermined), diagnostics: [.foreignEnvironment, .untrustedSnapshot]),
+            DecisionRow(
+                rule: .environment,
                 name: "Xcode payload (fractional ms, year-1 originalPurchaseDate) evaluates under Xcode",
                 source: "apple-facts 1: Xcode-signed samples",
                 history: History(transactions: [xcode]), asOf: 5, environment: .xcode,
@@ -127,6 +171,25 @@ extension DecisionRow {
                 source: "App Store Server Notifications: data.bundleId identifies the app",
                 history: History(notifications: [otherNotification]), asOf: 5, catalog: app, products: [],
                 customer: .equals(.new), diagnostics: [.foreignBundle]),
+            DecisionRow(
+                rule: .environment,
+                name: "the catalog names the app: a newer snapshot inside another app's notification makes the "
+                    + "older one untrusted",
+                source: "decision table: never access on bad data; a snapshot left out may carry a refund",
+                history: History(
+                    transactions: [ours],
+                    notifications: [
+                        {
+                            var wrapper = Given.notification(
+                                .refund, signed: 3,
+                                transaction: Given.subscription("9403", from: 0, to: 30, signed: 3) {
+                                    $0.revocationDate = Given.day(3)
+                                })
+                            wrapper.data?.bundleId = "com.example.other"
+                            return wrapper
+                        }()
+                    ]), asOf: 5, catalog: app, products: [], customer: .equals(.inactive),
+                customerReason: .equals(.undetermined), diagnostics: [.foreignBundle, .untrustedSnapshot]),
             DecisionRow(
                 rule: .environment, name: "no bundle id in the catalog and a history of two apps: reported as an error",
                 source: "decision table: one history is one app's",

@@ -85,6 +85,45 @@ extension DecisionRow {
                             "5201", Given.lifetime, type: .nonConsumable, on: 1, ownership: .familyShared))
                 ]), asOf: 2,
                 products: [ProductExpectation(Given.lifetime, .active, access: true) { $0.canManage = .equals(false) }]),
+            DecisionRow(
+                rule: .familySharing,
+                name: "two FAMILY_SHARED copies that grant alike: the lower transactionId is reported",
+                source: "decision table: the same history always gives the same answer",
+                history: History(transactions: [
+                    Given.subscription("5402", from: 0, to: 30, ownership: .familyShared),
+                    Given.subscription("5401", from: 0, to: 30, ownership: .familyShared),
+                ]), asOf: 5,
+                products: [
+                    ProductExpectation(Given.monthly, .active, access: true) { $0.transactionId = .equals("5401") }
+                ]),
+            DecisionRow(
+                rule: .familySharing,
+                name: "two FAMILY_SHARED copies, one lasting longer: the longer one is reported",
+                source: "decision table: the answer says how long the member keeps access",
+                history: History(transactions: [
+                    Given.subscription("5403", from: 0, to: 30, ownership: .familyShared),
+                    Given.subscription("5404", from: 0, to: 40, ownership: .familyShared),
+                ]), asOf: 5,
+                products: [
+                    ProductExpectation(Given.monthly, .active, access: true) {
+                        $0.transactionId = .equals("5404")
+                        $0.expiresDate = .equals(Given.day(40))
+                    }
+                ]),
+            DecisionRow(
+                rule: .familySharing,
+                name: "none grants, two copies bought in the same millisecond: the greater transactionId is reported",
+                source: "decision table: the same history always gives the same answer",
+                history: History(transactions: [
+                    Given.subscription("5406", from: 0, to: 30, ownership: .familyShared),
+                    Given.subscription("5405", from: 0, to: 30),
+                ]), asOf: 40,
+                products: [
+                    ProductExpectation(Given.monthly, .expired, access: false) {
+                        $0.transactionId = .equals("5406")
+                        $0.ownership = .equals(.familyShared)
+                    }
+                ], customer: .equals(.inactive), customerReason: .equals(.expired)),
         ]
     }()
 }

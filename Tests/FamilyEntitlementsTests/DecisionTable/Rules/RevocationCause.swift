@@ -186,6 +186,81 @@ extension DecisionRow {
                         $0.revocationCause = .equals(.unknown)
                     }
                 ], diagnostics: [.unexpectedRevoke]),
+        ] + revokes
+    }()
+
+    /// Rule 7: what a REVOKE without revocationDate reaches, by ownership, product type and instant.
+    static let revokes: [DecisionRow] = {
+        let renewal = Given.subscription("7302", original: "7301", from: 30, to: 60, ownership: .familyShared)
+        let sharedLifetime = Given.oneTime(
+            "7501", Given.lifetime, type: .nonConsumable, on: 0, ownership: .familyShared)
+        func revokeOf(_ ownership: OwnershipType?) -> History {
+            History(notifications: [
+                Given.notification(
+                    .revoke, signed: 10,
+                    transaction: Given.subscription("7601", from: 0, to: 30) { $0.inAppOwnershipType = ownership })
+            ])
+        }
+        return [
+            DecisionRow(
+                rule: .revocationCause,
+                name: "a REVOKE signed in the very millisecond a renewal is purchased revokes that renewal too",
+                source: "apple-facts 4: a REVOKE revokes the chain's transactions purchased up to its signedDate",
+                history: History(
+                    transactions: [Given.subscription("7301", from: 0, to: 30, ownership: .familyShared), renewal],
+                    notifications: [Given.notification(.revoke, signed: 30, transaction: renewal)]), asOf: 35,
+                products: [
+                    ProductExpectation(Given.monthly, .revoked, access: false) {
+                        $0.revocationCause = .equals(.familyRevocation)
+                        $0.causeInferred = .equals(true)
+                        $0.transactionId = .equals("7302")
+                    }
+                ], customer: .equals(.inactive), customerReason: .equals(.familyRevocation)),
+            DecisionRow(
+                rule: .revocationCause,
+                name: "a REVOKE of a shared non-consumable: revoked at its signedDate, familyRevocation inferred",
+                source: "apple-facts 4: a member who leaves loses every shared purchase, not only subscriptions",
+                history: History(
+                    transactions: [sharedLifetime],
+                    notifications: [Given.notification(.revoke, signed: 10, transaction: sharedLifetime)]),
+                asOf: 12,
+                products: [
+                    ProductExpectation(Given.lifetime, .revoked, access: false) {
+                        $0.revocationCause = .equals(.familyRevocation)
+                        $0.causeInferred = .equals(true)
+                    }
+                ], customer: .equals(.inactive), customerReason: .equals(.familyRevocation)),
+            DecisionRow(
+                rule: .revocationCause,
+                name: "a REVOKE of a shared non-consumable: before its signedDate the member still has access",
+                source: "decision table: the instant of evaluation is explicit",
+                history: History(
+                    transactions: [sharedLifetime],
+                    notifications: [Given.notification(.revoke, signed: 10, transaction: sharedLifetime)]),
+                asOf: 8, products: [ProductExpectation(Given.lifetime, .active, access: true)]),
+            DecisionRow(
+                rule: .revocationCause,
+                name: "REVOKE of a copy of unknown ownership (ASSIGNED): revoked, cause unknown, both reported",
+                source: "apple-facts 4: REVOKE is sent for FAMILY_SHARED transactions",
+                history: revokeOf(OwnershipType(rawValue: "ASSIGNED")), asOf: 12,
+                products: [
+                    ProductExpectation(Given.monthly, .revoked, access: false) {
+                        $0.revocationCause = .equals(.unknown)
+                        $0.causeInferred = .equals(true)
+                    }
+                ], customer: .equals(.inactive), customerReason: .equals(.revoked),
+                diagnostics: [.unexpectedRevoke, .unknownOwnership]),
+            DecisionRow(
+                rule: .revocationCause,
+                name: "REVOKE of a copy without inAppOwnershipType: revoked, cause unknown, reported",
+                source: "apple-facts 4: REVOKE is sent for FAMILY_SHARED transactions",
+                history: revokeOf(nil), asOf: 12,
+                products: [
+                    ProductExpectation(Given.monthly, .revoked, access: false) {
+                        $0.revocationCause = .equals(.unknown)
+                        $0.causeInferred = .equals(true)
+                    }
+                ], customer: .equals(.inactive), customerReason: .equals(.revoked), diagnostics: [.unexpectedRevoke]),
         ]
     }()
 }

@@ -97,6 +97,60 @@ extension DecisionRow {
                 ]), asOf: 5,
                 products: [ProductExpectation(Given.monthly, .active, access: true)],
                 diagnostics: [.conflictingSnapshots]),
+            DecisionRow(
+                rule: .snapshots,
+                name: "two snapshots with one signedDate, one isUpgraded: the upgraded one grants less and wins",
+                source: "decision table: at equal signedDates the snapshot that grants less wins",
+                history: History(transactions: [
+                    Given.subscription("1501", from: 0, to: 30, signed: 10),
+                    Given.subscription("1501", from: 0, to: 30, signed: 10) { $0.isUpgraded = true },
+                ]), asOf: 15,
+                products: [ProductExpectation(Given.monthly, .upgraded, access: false)],
+                customer: .equals(.inactive), customerReason: .equals(.expired), diagnostics: [.conflictingSnapshots]
+            ),
+            DecisionRow(
+                rule: .snapshots,
+                name: "two snapshots with one signedDate revoking at different dates: the earlier revocation wins, "
+                    + "whatever their expiries",
+                source: "decision table: at equal signedDates the snapshot that grants less wins",
+                history: History(transactions: [
+                    Given.subscription("1502", from: 0, to: 30, signed: 12) { $0.revocationDate = Given.day(12) },
+                    Given.subscription("1502", from: 0, to: 40, signed: 12) { $0.revocationDate = Given.day(8) },
+                ]), asOf: 13,
+                products: [
+                    ProductExpectation(Given.monthly, .revoked, access: false) {
+                        $0.reasons = [
+                            Reason(
+                                .revocationCause,
+                                .revoked(
+                                    transactionId: "1502", at: Given.day(8), cause: .refund, revocationType: nil,
+                                    revocationReason: nil, ownership: .purchased))
+                        ]
+                    }
+                ], customer: .equals(.inactive), customerReason: .equals(.refunded),
+                diagnostics: [.conflictingSnapshots]),
+            DecisionRow(
+                rule: .snapshots,
+                name: "two revoking snapshots with one signedDate and revocationDate, different revocationTypes: "
+                    + "the one whose JSON sorts first states the cause",
+                source: "decision table: between equals the one whose JSON sorts first, so that order never matters",
+                history: History(transactions: [
+                    Given.subscription("1503", from: 0, to: 30, ownership: .familyShared, signed: 10) {
+                        $0.revocationDate = Given.day(10)
+                        $0.revocationType = .refundFull
+                    },
+                    Given.subscription("1503", from: 0, to: 30, ownership: .familyShared, signed: 10) {
+                        $0.revocationDate = Given.day(10)
+                        $0.revocationType = .familyRevoke
+                    },
+                ]), asOf: 15,
+                products: [
+                    ProductExpectation(Given.monthly, .revoked, access: false) {
+                        $0.revocationCause = .equals(.familyRevocation)
+                        $0.causeInferred = .equals(false)
+                    }
+                ], customer: .equals(.inactive), customerReason: .equals(.familyRevocation),
+                diagnostics: [.conflictingSnapshots]),
         ]
     }()
 
@@ -308,6 +362,24 @@ extension DecisionRow {
                     renewalInfos: [graceAfterRenewal]), asOf: 65,
                 products: [ProductExpectation(Given.monthly, .expired, access: false)],
                 customer: .equals(.inactive), diagnostics: [.inconsistentTransaction]),
+            DecisionRow(
+                rule: .snapshots,
+                name: "snapshots of one transaction that disagree on its purchaseDate: it grants nothing",
+                source: "apple-facts 5: a transaction's ids and purchase never change; differing snapshots: untrusted",
+                history: History(transactions: [
+                    Given.subscription("2406", from: 0, to: 30),
+                    Given.subscription("2406", from: 1, to: 30, signed: 2),
+                ]), asOf: 5, products: [], customer: .equals(.inactive), customerReason: .equals(.undetermined),
+                diagnostics: [.inconsistentTransaction]),
+            DecisionRow(
+                rule: .snapshots,
+                name: "snapshots of one transaction that disagree on its productId: it grants nothing",
+                source: "apple-facts 5: a transaction's ids and purchase never change; differing snapshots: untrusted",
+                history: History(transactions: [
+                    Given.subscription("2407", from: 0, to: 30),
+                    Given.subscription("2407", Given.yearly, from: 0, to: 30, signed: 2),
+                ]), asOf: 5, products: [], customer: .equals(.inactive), customerReason: .equals(.undetermined),
+                diagnostics: [.inconsistentTransaction]),
             DecisionRow(
                 rule: .snapshots,
                 name: "the newest renewal of a chain read with an unknown type: the older one gets no grace",

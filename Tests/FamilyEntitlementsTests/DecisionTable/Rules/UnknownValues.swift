@@ -65,6 +65,21 @@ extension DecisionRow {
             source: "decision table: never access on bad data",
             history: History(transactions: [Given.subscription("1106", from: 0, to: 30) { $0.purchaseDate = nil }]),
             asOf: 5, products: [], customer: .equals(.new), diagnostics: [.incompleteTransaction]),
+        DecisionRow(
+            rule: .unknownValues,
+            name: "a price finer than the currency's minor units (4,995 milliunits of USD): kept exact, reported",
+            source: "apple-facts 9: price is in milliunits; ISO 4217 gives USD two decimals",
+            history: History(transactions: [Given.subscription("1107", from: 0, to: 30) { $0.price = 4_995 }]),
+            asOf: 5, products: [ProductExpectation(Given.monthly, .active, access: true)],
+            diagnostics: [.inexactPrice]),
+        DecisionRow(
+            rule: .unknownValues,
+            name: "a price in a currency ISO 4217 does not know: kept in milliunits, reported",
+            source: "apple-facts 9: price is in milliunits of the currency Apple names",
+            history: History(transactions: [
+                Given.subscription("1108", from: 0, to: 30) { $0.currency = "XZZ" }
+            ]), asOf: 5, products: [ProductExpectation(Given.monthly, .active, access: true)],
+            diagnostics: [.inexactPrice]),
     ]
 
     /// Rule 10: values no real payload carries never grant.
@@ -86,20 +101,43 @@ extension DecisionRow {
                 "a purchaseDate in seconds mistaken for milliseconds (1970)",
                 lifetime { $0.purchaseDate = Date(timeIntervalSince1970: 1_767_225_600 / 1_000) }
             ),
+            ("an empty originalTransactionId", lifetime { $0.originalTransactionId = "" }),
+            (
+                "a signedDate in seconds mistaken for milliseconds (1970)",
+                lifetime { $0.signedDate = Date(timeIntervalSince1970: 1_767_225_600 / 1_000) }
+            ),
+            (
+                "an expiresDate in seconds mistaken for milliseconds (1970)",
+                Given.subscription("2402", from: 10, to: 40) {
+                    $0.expiresDate = Date(timeIntervalSince1970: 1_770_681_600 / 1_000)
+                }
+            ),
+            (
+                "a revocationDate in seconds mistaken for milliseconds (1970)",
+                lifetime { $0.revocationDate = Date(timeIntervalSince1970: 1_768_089_600 / 1_000) }
+            ),
         ]
+        let renewalInfo = Given.renewal("2402", signed: 10) {
+            $0.isInBillingRetryPeriod = true
+            $0.gracePeriodExpiresDate = Given.day(40)
+        }
         var rows = cases.map { name, transaction in
             DecisionRow(
                 rule: .unknownValues, name: "\(name): impossible, grants nothing, reported",
                 source: "decision table: never access on bad data; the App Store opened on 2008-07-10",
-                history: History(
-                    transactions: [transaction],
-                    renewalInfos: [
-                        Given.renewal("2402", signed: 10) {
-                            $0.isInBillingRetryPeriod = true
-                            $0.gracePeriodExpiresDate = Given.day(40)
-                        }
-                    ]), asOf: 12, products: [],
+                history: History(transactions: [transaction], renewalInfos: [renewalInfo]), asOf: 12, products: [],
                 customer: .equals(.inactive), customerReason: .equals(.undetermined), diagnostics: [.impossibleValue])
+        }
+        // Once the app's bundle id has been seen, admission takes a shortcut for the transactions after the first:
+        // each impossible value is refused there too.
+        let ordinary = Given.subscription("2401", Given.basic, from: 0, to: 30)
+        rows += cases.map { name, transaction in
+            DecisionRow(
+                rule: .unknownValues, name: "\(name), after a transaction of the same app: impossible, reported",
+                source: "decision table: never access on bad data, whatever came before it",
+                history: History(transactions: [ordinary, transaction], renewalInfos: [renewalInfo]), asOf: 12,
+                products: [ProductExpectation(Given.basic, .active, access: true)], customer: .equals(.active),
+                diagnostics: [.impossibleValue])
         }
         rows.append(
             DecisionRow(
@@ -116,6 +154,31 @@ extension DecisionRow {
                         }
                     ]), asOf: 35,
                 products: [ProductExpectation(Given.monthly, .expired, access: false)],
+                diagnostics: [.impossibleValue]))
+        rows.append(
+            DecisionRow(
+                rule: .unknownValues,
+                name: "a renewal info with a gracePeriodExpiresDate in seconds is left out: no grace period",
+                source: "decision table: never access on bad data",
+                history: History(
+                    transactions: [Given.subscription("2404", from: 0, to: 30)],
+                    renewalInfos: [
+                        Given.renewal("2404", signed: 30) {
+                            $0.isInBillingRetryPeriod = true
+                            $0.gracePeriodExpiresDate = Date(timeIntervalSince1970: 1_770_681_600 / 1_000)
+                        }
+                    ]), asOf: 35,
+                products: [ProductExpectation(Given.monthly, .expired, access: false)],
+                diagnostics: [.impossibleValue]))
+        rows.append(
+            DecisionRow(
+                rule: .unknownValues,
+                name: "a renewal info with an empty originalTransactionId is left out, and reported",
+                source: "decision table: never access on bad data",
+                history: History(
+                    transactions: [Given.subscription("2405", from: 0, to: 30)],
+                    renewalInfos: [Given.renewal("", signed: 20) { $0.autoRenewStatus = .off }]), asOf: 10,
+                products: [ProductExpectation(Given.monthly, .active, access: true) { $0.willRenew = .equals(nil) }],
                 diagnostics: [.impossibleValue]))
         return rows
     }()
