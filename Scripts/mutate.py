@@ -10,6 +10,7 @@ Two sources of mutants (docs/testing.md says how each is used):
     Scripts/mutate.py                          CI: the hand catalogue, then the generated mutants of the fixed list
     Scripts/mutate.py rebuild. g.ledger.       only the mutants (of both) whose id starts with one of these prefixes
     Scripts/mutate.py --campaign 1 --size 400  a seeded sample of every generated mutant, resumable (campaigns/)
+    Scripts/mutate.py --campaign 7 --size 40 g.rebuild.Admission.   a fresh sample of one file's mutants
     Scripts/mutate.py --recheck 1              the survivors of campaign 1 again, against today's tests
     Scripts/mutate.py --ids ID [ID ...]        these generated mutants
     Scripts/mutate.py --differential ID [...]  an equivalent mutant against the original on generated histories
@@ -653,10 +654,13 @@ def campaign(options, workspace):
     results_path = os.path.join(CAMPAIGNS, f"seed-{options.campaign}.tsv")
     suite_map = SuiteMap(workspace.source, measure_lines(options))
     equivalents = parse_equivalents()
-    order = sample_order(swift_mutants.generate(workspace.source), options.campaign)
-    header = (f"# Campaign of seed {options.campaign}: generated mutants in the order of sha1('{options.campaign}:id'),"
-              f" until {options.size} are judged; written by Scripts/mutate.py --campaign.\n"
-              "# id\tresult\tkilled by\tseconds\n")
+    population = [m for m in swift_mutants.generate(workspace.source)
+                  if not options.prefixes or any(m.id.startswith(p) for p in options.prefixes)]
+    order = sample_order(population, options.campaign)
+    drawn_from = f" whose id starts with {' or '.join(options.prefixes)}" if options.prefixes else ""
+    header = (f"# Campaign of seed {options.campaign}: generated mutants{drawn_from} in the order of "
+              f"sha1('{options.campaign}:id'), until {options.size} are judged; written by Scripts/mutate.py "
+              f"--campaign.\n# id\tresult\tkilled by\tseconds\n")
     started = time.monotonic()
     judge = Judge(workspace, suite_map, use_schemata=not options.textual)
     while True:
@@ -901,7 +905,7 @@ def main():
     except (ValueError, OSError) as error:
         print(f"error: {error}")
         return 1
-    if options.prefixes:
+    if options.prefixes and options.campaign is None:
         hand = [m for m in hand if any(m.id.startswith(p) for p in options.prefixes)]
         listed = [i for i in listed if any(i.startswith(p) for p in options.prefixes)]
         if not hand and not listed:

@@ -45,6 +45,9 @@ struct HistoryFileCase: CustomTestStringConvertible, Sendable {
             "bare array after a byte order mark -> the transactions",
             bytes: [0xEF, 0xBB, 0xBF] + Array("[\(transaction)]".utf8), .history(transactions: 1)),
         .init(
+            "bare array after tab, carriage return, line feed and space -> the transactions",
+            "\t\r\n [\(transaction)]", .history(transactions: 1)),
+        .init(
             "history object, trailing comma in transactions -> malformed_json at its byte offset",
             #"{"transactions":[\#(transaction),]}"#,
             .error(.malformedJSON, path: "", messageContains: "byte offset 52")),

@@ -185,6 +185,19 @@ struct LedgerTests {
         #expect(ledger.rebuild(asOf: Given.day(345)).hasAccess(to: EntitlementID(Given.monthly)))
     }
 
+    /// The canonical order: by signedDate, then by the entry's key, and only then by its JSON, so that a ledger's
+    /// history and JSON read the same for every order of arrival.
+    @Test("entries signed in one millisecond come in the order of their keys, whatever their JSON says")
+    func canonicalOrderWithinAMillisecond() {
+        var ledger = CustomerLedger()
+        ledger.absorb(Given.subscription("2", from: 0, to: 30))
+        ledger.absorb(Given.subscription("1", from: 0, to: 40))
+        ledger.absorb(Given.renewal("2", signed: 5))
+        ledger.absorb(Given.renewal("1", signed: 5) { $0.autoRenewStatus = .off })
+        #expect(ledger.history.transactions.map(\.transactionId) == ["1", "2"])
+        #expect(ledger.history.renewalInfos.map(\.originalTransactionId) == ["1", "2"])
+    }
+
     // MARK: The JSON form
 
     @Test(arguments: 1...20)

@@ -228,3 +228,21 @@ struct RoundTripTests {
                 == #"{"appAccountToken":"7e3fb20b-4cdb-47cc-936d-99d65f608138"}"#)
     }
 }
+
+extension RoundTripTests {
+    /// A report read back from its JSON holds its evidence as words: such a reason equals the reason it was written
+    /// from. Between reasons as data, equality is the rule and the fact, never a looser match.
+    @Test("two reasons are equal when they state the same fact of the same rule, or read the same")
+    func reasonEquality() throws {
+        let granted = Reason(.snapshots, .newestSnapshot(transactionId: "1", signed: Date(timeIntervalSince1970: 0)))
+        let other = Reason(.snapshots, .newestSnapshot(transactionId: "2", signed: Date(timeIntervalSince1970: 0)))
+        let sameFact = Reason(.evidence, .newestSnapshot(transactionId: "1", signed: Date(timeIntervalSince1970: 0)))
+        #expect(granted == granted)
+        #expect(granted != other, "another fact of the same rule")
+        #expect(granted.text != other.text)
+        #expect((granted == sameFact) == (granted.text == sameFact.text), "the same fact named by another rule")
+        #expect(granted == Reason(.evidence, .text(granted.text)), "the reason read back from its words")
+        #expect(granted != Reason(.evidence, .text(other.text)))
+        #expect(Set([granted, other, Reason(.evidence, .text(granted.text))]).count == 2)
+    }
+}

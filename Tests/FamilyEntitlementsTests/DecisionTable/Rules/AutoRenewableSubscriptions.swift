@@ -555,6 +555,28 @@ extension DecisionRow {
                     subscriptionStatuses: [statusSnapshot("2901", .active, signed: 40)]), asOf: 45,
                 products: [ProductExpectation(Given.monthly, .expired, access: false)],
                 customer: .equals(.inactive)),
+            // Apple's answers for two chains, signed in one millisecond on day 20: the first chain's disagreement
+            // ends as the second's begins. The decision does not change there (the same code, the same access), so
+            // the report stays valid until day 30, when the monthly subscription expires.
+            DecisionRow(
+                rule: .autoRenewableSubscriptions,
+                name: "Get All Subscription Statuses of two chains, answered in one millisecond: one disagreement "
+                    + "ends as another begins, still reported",
+                source: source + "; decision table: every disagreement is reported, chain by chain",
+                history: History(
+                    transactions: [
+                        Given.subscription("2906", from: 0, to: 30),
+                        Given.subscription("2907", Given.yearly, from: 0, to: 365),
+                    ],
+                    subscriptionStatuses: [
+                        statusSnapshot("2906", .expired, signed: 10), statusSnapshot("2906", .expired, signed: 15),
+                        statusSnapshot("2906", .active, signed: 20), statusSnapshot("2907", .active, signed: 5),
+                        statusSnapshot("2907", .expired, signed: 20),
+                    ]), asOf: 12,
+                products: [
+                    ProductExpectation(Given.monthly, .active, access: true),
+                    ProductExpectation(Given.yearly, .active, access: true),
+                ], customer: .equals(.active), diagnostics: [.appleStatusDisagrees]),
         ]
     }()
 }

@@ -262,6 +262,22 @@ extension DecisionRow {
                 ]), asOf: 10, products: [],
                 customer: .equals(.inactive), diagnostics: [.missingEnvironment, .untrustedSnapshot]),
             DecisionRow(
+                rule: .snapshots,
+                name: "two snapshots left out, one older and one newer than the kept one: the newer one makes it "
+                    + "untrusted",
+                source: "decision table: the newest snapshot left out may carry a refund",
+                history: History(transactions: [
+                    Given.oneTime("4302", Given.lifetime, type: .nonConsumable, on: 0, signed: 1) {
+                        $0.environment = nil
+                    },
+                    Given.oneTime("4302", Given.lifetime, type: .nonConsumable, on: 0, signed: 3),
+                    Given.oneTime("4302", Given.lifetime, type: .nonConsumable, on: 0, signed: 5) {
+                        $0.revocationDate = Given.day(5)
+                        $0.environment = nil
+                    },
+                ]), asOf: 10, products: [],
+                customer: .equals(.inactive), diagnostics: [.missingEnvironment, .untrustedSnapshot]),
+            DecisionRow(
                 rule: .snapshots, name: "a later snapshot revoking after the instant changes nothing at it",
                 source: "decision table: a revocation counts from its revocationDate",
                 history: History(transactions: [
@@ -300,6 +316,20 @@ extension DecisionRow {
                 rule: .snapshots, name: "a newer renewal info left out makes the older one untrusted: no grace period",
                 source: "decision table: a snapshot left out may carry the end of billing retry",
                 history: History(transactions: [lapsed], renewalInfos: [inGrace, retryEndedNoEnvironment]), asOf: 35,
+                products: [ProductExpectation(Given.monthly, .expired, access: false)],
+                customer: .equals(.inactive), customerReason: .equals(.expired),
+                diagnostics: [.missingEnvironment, .untrustedSnapshot]),
+            DecisionRow(
+                rule: .snapshots,
+                name: "two renewal infos left out, one older and one newer than the kept one: the newer one makes it "
+                    + "untrusted",
+                source: "decision table: the newest snapshot left out may carry the end of billing retry",
+                history: History(
+                    transactions: [lapsed],
+                    renewalInfos: [
+                        inGrace, retryEndedNoEnvironment,
+                        Given.renewal("2401", signed: 20) { $0.environment = nil },
+                    ]), asOf: 35,
                 products: [ProductExpectation(Given.monthly, .expired, access: false)],
                 customer: .equals(.inactive), customerReason: .equals(.expired),
                 diagnostics: [.missingEnvironment, .untrustedSnapshot]),

@@ -67,6 +67,18 @@ extension DecisionRow {
             asOf: 5, products: [], customer: .equals(.new), diagnostics: [.incompleteTransaction]),
         DecisionRow(
             rule: .unknownValues,
+            name: "a newer snapshot without purchaseDate is left out, and the older one it may correct is untrusted",
+            source: "decision table: never access on bad data; a snapshot left out may carry a refund",
+            history: History(transactions: [
+                Given.subscription("1109", from: 0, to: 30),
+                Given.subscription("1109", from: 0, to: 30, signed: 3) {
+                    $0.purchaseDate = nil
+                    $0.revocationDate = Given.day(3)
+                },
+            ]), asOf: 5, products: [], customer: .equals(.inactive), customerReason: .equals(.undetermined),
+            diagnostics: [.incompleteTransaction, .untrustedSnapshot]),
+        DecisionRow(
+            rule: .unknownValues,
             name: "a price finer than the currency's minor units (4,995 milliunits of USD): kept exact, reported",
             source: "apple-facts 9: price is in milliunits; ISO 4217 gives USD two decimals",
             history: History(transactions: [Given.subscription("1107", from: 0, to: 30) { $0.price = 4_995 }]),
