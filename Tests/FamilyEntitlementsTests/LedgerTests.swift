@@ -76,6 +76,16 @@ struct LedgerTests {
                     $0.gracePeriodExpiresDate = Given.day(40)
                 }),
             change: "conflicting", count: 3, asOf: 35, hasAccess: false, diagnostics: [.conflictingSnapshots]),
+        AbsorbRow(
+            name: "a transaction after a notification that carries only a renewal info is added, no conflict",
+            before: History(notifications: [
+                Given.notification(
+                    .didChangeRenewalStatus, .autoRenewEnabled, signed: 2, renewal: Given.renewal("7001", signed: 2))
+            ]), absorbed: .transaction(bought), change: "added", count: 2, asOf: 5, hasAccess: true),
+        AbsorbRow(
+            name: "a renewal info after a notification that carries only a transaction is added, no conflict",
+            before: History(notifications: [subscribed]), absorbed: .renewalInfo(Given.renewal("7001", signed: 0)),
+            change: "added", count: 2, asOf: 5, hasAccess: true),
     ]
 
     @Test(arguments: rows)

@@ -140,6 +140,24 @@ extension DecisionRow {
                 history: History(transactions: [transaction], renewalInfos: [renewalInfo]), asOf: 12, products: [],
                 customer: .equals(.inactive), customerReason: .equals(.undetermined), diagnostics: [.impossibleValue])
         }
+        // A newer snapshot with an impossible value, inside a notification, is left out like one on its own: the
+        // older snapshot it may correct is not trusted.
+        rows.append(
+            DecisionRow(
+                rule: .unknownValues,
+                name: "a newer snapshot with an impossible value inside a notification: the older one is untrusted",
+                source: "decision table: never access on bad data; a snapshot left out may carry a refund",
+                history: History(
+                    transactions: [Given.subscription("2408", from: 0, to: 30)],
+                    notifications: [
+                        Given.notification(
+                            .refund, signed: 3,
+                            transaction: Given.subscription("2408", from: 0, to: 30, signed: 3) {
+                                $0.revocationDate = Given.day(3)
+                                $0.price = -4_990
+                            })
+                    ]), asOf: 5, products: [], customer: .equals(.inactive),
+                customerReason: .equals(.undetermined), diagnostics: [.impossibleValue, .untrustedSnapshot]))
         // Once the app's bundle id has been seen, admission takes a shortcut for the transactions after the first:
         // each impossible value is refused there too.
         let ordinary = Given.subscription("2401", Given.basic, from: 0, to: 30)

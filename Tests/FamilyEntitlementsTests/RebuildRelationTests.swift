@@ -1,0 +1,110 @@
+import FamilyEntitlements
+import FamilyEntitlementsTestSupport
+import Foundation
+import Testing
+
+/// Relations between two rebuilds that hold whatever a rule decides: the same history reached by another path must be
+/// decided alike. Each is checked over every decision-table row's history and mutations of it (snapshots signed again,
+/// ties, left-out copies, REVOKEs, statuses), at the row's instant and at every date the history names, so that the
+/// relation asks its questions of every rule at its edges.
+@Suite("Rebuild relations over the decision table's histories")
+struct RebuildRelationTests {
+    /// The row's history, two mutations of it, and the instants to decide them at.
+    static func cases(_ rowIndex: Int) -> [(history: History, instants: [Date])] {
+        let row = DecisionRow.all[rowIndex]
+        var histories = [row.history]
+        for mutation in 0..<2 {
+            histories.append(LedgerHistoryMutator.mutated(row.history, seed: UInt64(rowIndex * 10 + mutation + 3000)))
+        }
+        return histories.map { history in
+            let edges = LedgerHistoryMutator.edges(of: history, from: .distantPast).filter { $0 < .distantFuture }
+            // At most a dozen of them, spread over the history: each relation rebuilds twice per instant.
+            let stride = max(1, edges.count / 12)
+            return (history, [row.instant] + edges.enumerated().filter { $0.offset % stride == 0 }.map(\.element))
+        }
+    }
+
+    /// Admission checks the first transaction of an app in full, and the transactions after it by a shortcut: a
+    /// consumable of the same app and environment, bought long before, put first, sends every transaction of the
+    /// row through the shortcut. A consumable is never a product, so the report must not change at all.
+    @Test(
+        "admission's shortcut after the app's first transaction decides exactly as its full checks",
+        arguments: DecisionRow.all.indices)
+    func shortcutDecidesAsTheFullChecks(rowIndex: Int) {
+        let row = DecisionRow.all[rowIndex]
+        var first = Given.oneTime("shortcut-1", Given.coins, type: .consumable, on: -3_000)
+        first.environment = row.environment
+        first.bundleId = row.catalog?.bundleId ?? "org.familyentitlements.demo"
+        for (history, instants) in Self.cases(rowIndex) {
+            var shortcut = history
+            shortcut.transactions.insert(first, at: 0)
+            for instant in instants {
+                let plain = rebuildEntitlements(
+                    history: history, asOf: instant, environment: row.environment, catalog: row.catalog)
+                let through = rebuildEntitlements(
+                    history: shortcut, asOf: instant, environment: row.environment, catalog: row.catalog)
+                #expect(through == plain, "\(row.name), at \(instant)")
+                if through != plain { return }
+            }
+        }
+    }
+
+    /// A notification of the transaction's own environment and app admits it exactly as it is admitted alone: a
+    /// SUBSCRIBED notification ends nothing and states no billing issue, so only the evidence may differ (it names the
+    /// notification).
+    @Test(
+        "a transaction inside a notification of its own environment and app decides as the transaction alone",
+        arguments: DecisionRow.all.indices)
+    func wrappedTransactionDecidesAlike(rowIndex: Int) {
+        let row = DecisionRow.all[rowIndex]
+        for (history, instants) in Self.cases(rowIndex) {
+            var wrapped = history
+            wrapped.transactions = []
+            for (index, transaction) in history.transactions.enumerated() {
+                guard let environment = transaction.environment, let bundleId = transaction.bundleId else {
+                    wrapped.transactions.append(transaction)
+                    continue
+                }
+                wrapped.notifications.append(
+                    NotificationPayload(
+                        notificationType: .subscribed, notificationUUID: "wrapped-\(index)", version: "2.0",
+                        signedDate: transaction.signedDate ?? transaction.purchaseDate,
+                        data: NotificationData(
+                            environment: environment, bundleId: bundleId, transactionInfo: transaction)))
+            }
+            for instant in instants {
+                let alone = rebuildEntitlements(
+                    history: history, asOf: instant, environment: row.environment, catalog: row.catalog)
+                let carried = rebuildEntitlements(
+                    history: wrapped, asOf: instant, environment: row.environment, catalog: row.catalog)
+                #expect(DecisionSummary(carried) == DecisionSummary(alone), "\(row.name), at \(instant)")
+                #expect(carried.validUntil == alone.validUntil, "\(row.name), at \(instant)")
+                if DecisionSummary(carried) != DecisionSummary(alone) { return }
+            }
+        }
+    }
+
+    /// A purchase of another product in a chain of its own changes no other product's decision, evidence included:
+    /// products are decided each from its own candidates.
+    @Test("an unrelated purchase changes no other product's decision", arguments: DecisionRow.all.indices)
+    func unrelatedPurchaseChangesNoOtherProduct(rowIndex: Int) {
+        let row = DecisionRow.all[rowIndex]
+        guard row.catalog == nil else { return }
+        var unrelated = Given.oneTime(
+            "unrelated-1", "org.familyentitlements.demo.unrelated", type: .nonConsumable, on: -5)
+        unrelated.environment = row.environment
+        for (history, instants) in Self.cases(rowIndex) {
+            var more = history
+            more.transactions.append(unrelated)
+            for instant in instants {
+                let before = rebuildEntitlements(history: history, asOf: instant, environment: row.environment)
+                let after = rebuildEntitlements(history: more, asOf: instant, environment: row.environment)
+                let others = after.products.filter { $0.productId != ProductID(unrelated.productId ?? "") }
+                #expect(others == before.products, "\(row.name), at \(instant)")
+                #expect(Set(after.diagnostics) == Set(before.diagnostics), "\(row.name), at \(instant)")
+                #expect(after.customerStatus == (instant >= Given.day(-5) ? .active : before.customerStatus))
+                if others != before.products { return }
+            }
+        }
+    }
+}
