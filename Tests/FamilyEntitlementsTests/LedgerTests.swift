@@ -77,6 +77,16 @@ struct LedgerTests {
                 }),
             change: "conflicting", count: 3, asOf: 35, hasAccess: false, diagnostics: [.conflictingSnapshots]),
         AbsorbRow(
+            name: "a snapshot held only inside another app's notification is added on its own: that wrapper gates it",
+            before: History(notifications: [
+                {
+                    var wrapper = subscribed
+                    wrapper.data?.bundleId = "com.example.other"
+                    return wrapper
+                }()
+            ]), absorbed: .transaction(bought), change: "added", count: 2, asOf: 5, hasAccess: true,
+            diagnostics: [.mixedBundles]),
+        AbsorbRow(
             name: "a transaction after a notification that carries only a renewal info is added, no conflict",
             before: History(notifications: [
                 Given.notification(

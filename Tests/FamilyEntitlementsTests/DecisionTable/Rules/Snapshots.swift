@@ -263,6 +263,17 @@ extension DecisionRow {
                 customer: .equals(.inactive), diagnostics: [.missingEnvironment, .untrustedSnapshot]),
             DecisionRow(
                 rule: .snapshots,
+                name: "a snapshot left out, older than the one kept by the instant, changes nothing: it grants",
+                source: "decision table: the newest snapshot signed by the instant is the truth",
+                history: History(transactions: [
+                    Given.oneTime("4303", Given.lifetime, type: .nonConsumable, on: 0, signed: 1) {
+                        $0.environment = nil
+                    },
+                    Given.oneTime("4303", Given.lifetime, type: .nonConsumable, on: 0, signed: 3),
+                ]), asOf: 10, products: [ProductExpectation(Given.lifetime, .active, access: true)],
+                customer: .equals(.active), diagnostics: [.missingEnvironment]),
+            DecisionRow(
+                rule: .snapshots,
                 name: "two snapshots left out, one older and one newer than the kept one: the newer one makes it "
                     + "untrusted",
                 source: "decision table: the newest snapshot left out may carry a refund",

@@ -66,6 +66,22 @@ extension DecisionRow {
             history: History(transactions: [Given.subscription("1106", from: 0, to: 30) { $0.purchaseDate = nil }]),
             asOf: 5, products: [], customer: .equals(.new), diagnostics: [.incompleteTransaction]),
         DecisionRow(
+            rule: .unknownValues, name: "a transaction without originalTransactionId never grants and is reported",
+            source: "decision table: never access on bad data",
+            history: History(transactions: [
+                Given.subscription("1110", from: 0, to: 30) { $0.originalTransactionId = nil }
+            ]), asOf: 5, products: [], customer: .equals(.new), diagnostics: [.incompleteTransaction]),
+        DecisionRow(
+            rule: .unknownValues, name: "a transaction without productId never grants and is reported",
+            source: "decision table: never access on bad data",
+            history: History(transactions: [Given.subscription("1111", from: 0, to: 30) { $0.productId = nil }]),
+            asOf: 5, products: [], customer: .equals(.new), diagnostics: [.incompleteTransaction]),
+        DecisionRow(
+            rule: .unknownValues, name: "a transaction without transactionId never grants and is reported",
+            source: "decision table: never access on bad data",
+            history: History(transactions: [Given.subscription("1112", from: 0, to: 30) { $0.transactionId = nil }]),
+            asOf: 5, products: [], customer: .equals(.new), diagnostics: [.incompleteTransaction]),
+        DecisionRow(
             rule: .unknownValues,
             name: "a newer snapshot without purchaseDate is left out, and the older one it may correct is untrusted",
             source: "decision table: never access on bad data; a snapshot left out may carry a refund",
