@@ -222,6 +222,20 @@ struct APIBodyTests {
             paths: ["signedTransactionInfo"], rest: (0, 0, 0)),
     ])
     func nestedFailure(_ row: NestedFailureCase) throws {
+        try checkNestedFailure(row)
+    }
+
+    /// Every signed string the body holds is counted once as read without verification, and only those it holds.
+    @Test("Get All Subscription Statuses: the signed strings counted are those present, item by item")
+    func statusesCountTheirSignedStrings() throws {
+        let json =
+            #"{"bundleId":"b","data":[{"lastTransactions":[{"signedTransactionInfo":"\#(Self.good)","signedRenewalInfo":"\#(Self.goodRenewal)"},{"signedTransactionInfo":"\#(Self.good)"},{"signedRenewalInfo":"\#(Self.goodRenewal)"}]}]}"#
+        let decoded = try History.decodeUnverified(Data(json.utf8))
+        #expect(decoded.unverifiedJWSCount == 4)
+        #expect(decoded.warnings == [])
+    }
+
+    private func checkNestedFailure(_ row: NestedFailureCase) throws {
         let data = Data(row.json.utf8)
         let document = try AppStoreDocument(data: data)
         #expect(document.kind == row.kind)

@@ -108,3 +108,26 @@ struct CodeTests {
         #expect(declared == Set(Self.all.flatMap(\.rawValues)))
     }
 }
+
+extension CodeTests {
+    /// Diagnostics sort by severity, code and message: a strict order, in which none precedes itself and of two
+    /// different ones exactly one comes first, so that a report lists them the same way every time.
+    @Test("diagnostics are ordered strictly by severity, code and message")
+    func diagnosticsOrderStrictly() {
+        let diagnostics = [
+            Diagnostic(.foreignEnvironment, message: "b"), Diagnostic(.foreignEnvironment, message: "a"),
+            Diagnostic(.conflictingSnapshots, message: "a"), Diagnostic(.impossibleValue, message: "a"),
+        ]
+        for diagnostic in diagnostics {
+            #expect(!(diagnostic < diagnostic), "\(diagnostic) precedes itself")
+        }
+        for (left, right) in zip(diagnostics, diagnostics.dropFirst()) where left != right {
+            #expect((left < right) != (right < left), "\(left) and \(right)")
+        }
+        #expect(
+            diagnostics.sorted().map(\.description) == [
+                "error foreign_environment: a", "error foreign_environment: b", "error impossible_value: a",
+                "warning conflicting_snapshots: a",
+            ])
+    }
+}

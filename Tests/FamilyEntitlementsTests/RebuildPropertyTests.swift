@@ -235,9 +235,11 @@ struct RebuildPropertyTests {
         var instants: [Double] = [
             -11_644_473_600, -11_644_473_600.5, -11_644_473_601, 253_402_300_799.999, 253_402_300_800, 0, -0.001,
             -1, 0.999, 951_782_400, 951_868_799.5, 4_107_542_400, -2_203_891_200, 1_767_225_600,
+            // Before the range: the Gregorian reform of 1582, the year 1000, the year 1, and 1 BC.
+            -12_219_292_800, -12_219_379_200, -30_610_224_000, -62_135_596_800, -62_167_219_200,
         ]
         for _ in 0..<5_000 {
-            let milliseconds = Int64.random(in: -12_000_000_000_000...253_500_000_000_000, using: &random)
+            let milliseconds = Int64.random(in: -63_000_000_000_000...253_500_000_000_000, using: &random)
             instants.append(Double(milliseconds) / 1_000)
         }
         for seconds in instants {

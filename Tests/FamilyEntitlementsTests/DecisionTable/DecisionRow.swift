@@ -28,6 +28,8 @@ struct ProductExpectation: Sendable {
     var expiresDate: Expect<Date?> = .unchecked
     /// Reasons the evidence must hold, each compared by its rule and its typed fact, never by its words.
     var reasons: [Reason] = []
+    /// How many reasons the evidence gives, where a row says that it names no more than these.
+    var reasonCount: Expect<Int> = .unchecked
 
     /// The expectation in words, for docs/decision-table.md.
     var summary: String {
@@ -140,6 +142,7 @@ struct DecisionRow: Sendable, CustomTestStringConvertible {
         check("period", expected.period, decision.period)
         check("transactionId", expected.transactionId, decision.transactionId)
         check("expiresDate", expected.expiresDate, decision.expiresDate)
+        check("reasons.count", expected.reasonCount, decision.reasons.count)
         for reason in expected.reasons
         where !decision.reasons.contains(where: { $0.rule == reason.rule && $0.fact == reason.fact }) {
             problems.append("\(name).reasons lack \(reason.rule) \(reason.fact): \(decision.reasons.map(\.fact))")

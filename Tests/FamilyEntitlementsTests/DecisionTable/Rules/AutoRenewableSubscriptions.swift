@@ -304,6 +304,40 @@ extension DecisionRow {
                 ]),
             DecisionRow(
                 rule: .autoRenewableSubscriptions,
+                name: "three periods of one chain grant at once: the one that lasts longest is reported, wherever it "
+                    + "sits in the chain",
+                source: "decision table: the product is granted while any transaction grants, the longest reported",
+                history: History(transactions: [
+                    Given.subscription("2108", from: 0, to: 30),
+                    Given.subscription("2109", original: "2108", from: 10, to: 40),
+                    Given.subscription("2110", original: "2108", from: 15, to: 35),
+                ]), asOf: 20,
+                products: [
+                    ProductExpectation(Given.monthly, .active, access: true) {
+                        $0.transactionId = .equals("2109")
+                        $0.expiresDate = .equals(Given.day(40))
+                    }
+                ]),
+            DecisionRow(
+                rule: .autoRenewableSubscriptions,
+                name: "exactly at the end of a period whose renewal was refunded at once: the old period is no "
+                    + "candidate, the renewal alone answers",
+                source: "decision table: a period ends at its expiresDate; evidence names the transactions that count",
+                history: History(transactions: [
+                    Given.subscription("2111", from: 0, to: 30),
+                    Given.subscription("2112", original: "2111", from: 30, to: 60) {
+                        $0.revocationDate = Given.day(30)
+                        $0.revocationType = .refundFull
+                    },
+                ]), asOf: 30,
+                products: [
+                    ProductExpectation(Given.monthly, .revoked, access: false) {
+                        $0.transactionId = .equals("2112")
+                        $0.reasonCount = .equals(2)
+                    }
+                ], customer: .equals(.inactive), customerReason: .equals(.refunded)),
+            DecisionRow(
+                rule: .autoRenewableSubscriptions,
                 name: "two periods of one chain grant until the same instant: the lower transactionId is reported",
                 source: "decision table: the product is granted while any transaction grants, ties by transactionId",
                 history: History(transactions: [
