@@ -443,12 +443,12 @@ def run_filters(workspace, mutant, env=None):
 
 
 def batches(mutant, suite_map, every_suite):
-    """The suites that reach a generated mutant, the quick ones first, then the rest of the suite."""
+    """The quick suites that reach a generated mutant, then every other suite in one run: most mutants die in the
+    first, and a survivor costs one run of the rest of the suite, its slow suites side by side on every core."""
     covering = [name for name in suite_map.covering(mutant) if name in every_suite]
     quick = [name for name in covering if suite_map.timings.get(name, 1e9) <= QUICK_SUITE_SECONDS]
-    slow = [name for name in covering if name not in quick]
-    rest = [name for name in every_suite if name not in covering]
-    return [quick, slow, rest]
+    rest = [name for name in every_suite if name not in quick]
+    return [quick, rest]
 
 
 class Judge:

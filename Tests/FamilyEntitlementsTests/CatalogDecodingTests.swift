@@ -71,3 +71,44 @@ struct CatalogDecodingTests {
         #expect(result.standardError.contains("transactions"), "stderr: \(result.standardError)")
     }
 }
+
+extension CatalogDecodingTests {
+    /// A non-renewing duration as the catalog writes it, and what it reads back as: nil where it is no duration of
+    /// whole, non-negative numbers (the catalog then refuses it, and no product is ever granted for an unknown time).
+    struct DurationCase: CustomTestStringConvertible, Sendable {
+        var text: String
+        var expected: ISO8601Duration?
+        var testDescription: String { "\"\(text)\" -> \(expected.map { $0.description } ?? "no duration")" }
+    }
+
+    static let durations: [DurationCase] = [
+        DurationCase(text: "P1M", expected: ISO8601Duration(months: 1)),
+        DurationCase(text: "P1Y2M3W4D", expected: ISO8601Duration(years: 1, months: 2, weeks: 3, days: 4)),
+        DurationCase(text: "PT1M", expected: ISO8601Duration(minutes: 1)),
+        DurationCase(text: "PT1H30M", expected: ISO8601Duration(hours: 1, minutes: 30)),
+        DurationCase(text: "P1DT12H", expected: ISO8601Duration(days: 1, hours: 12)),
+        DurationCase(text: "PT90S", expected: ISO8601Duration(seconds: 90)),
+        DurationCase(text: "P100000D", expected: ISO8601Duration(days: 100_000)),
+        DurationCase(text: "P100001D", expected: nil),
+        DurationCase(text: "P1T2H", expected: nil),
+        DurationCase(text: "P1", expected: nil),
+        DurationCase(text: "P", expected: nil),
+        DurationCase(text: "PT", expected: nil),
+        DurationCase(text: "P0D", expected: nil),
+        DurationCase(text: "PTT1H", expected: nil),
+        DurationCase(text: "P1H", expected: nil),
+        DurationCase(text: "PT1D", expected: nil),
+        DurationCase(text: "P-1M", expected: nil),
+        DurationCase(text: "P1.5M", expected: nil),
+        DurationCase(text: "1M", expected: nil),
+        DurationCase(text: "P١M", expected: nil),
+    ]
+
+    @Test(arguments: durations)
+    func durationReadsAsWritten(_ row: DurationCase) {
+        #expect(ISO8601Duration(row.text) == row.expected)
+        if let expected = row.expected {
+            #expect(ISO8601Duration(expected.description) == expected, "what it writes reads back")
+        }
+    }
+}
