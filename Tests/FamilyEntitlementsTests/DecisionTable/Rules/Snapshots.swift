@@ -346,6 +346,34 @@ extension DecisionRow {
                 diagnostics: [.missingEnvironment, .untrustedSnapshot]),
             DecisionRow(
                 rule: .snapshots,
+                name: "renewal infos signed in the same millisecond, both in grace: the earlier grace end wins",
+                source: "decision table: a tie never grants; renewal infos by the end of their grace period",
+                history: History(
+                    transactions: [lapsed],
+                    renewalInfos: [
+                        Given.renewal("2401", signed: 30) {
+                            $0.isInBillingRetryPeriod = true
+                            $0.gracePeriodExpiresDate = Given.day(37)
+                        }, inGrace,
+                    ]), asOf: 35,
+                products: [
+                    ProductExpectation(Given.monthly, .gracePeriod, access: true) {
+                        $0.expiresDate = .equals(Given.day(37))
+                    }
+                ], diagnostics: [.conflictingSnapshots]),
+            DecisionRow(
+                rule: .snapshots,
+                name: "renewal infos signed in the same millisecond: billing retry without grace wins over a grace "
+                    + "period",
+                source: "decision table: a tie never grants; billing retry grants less than a grace period",
+                history: History(
+                    transactions: [lapsed],
+                    renewalInfos: [inGrace, Given.renewal("2401", signed: 30) { $0.isInBillingRetryPeriod = true }]),
+                asOf: 35, products: [ProductExpectation(Given.monthly, .billingRetry, access: false)],
+                customer: .equals(.inactive), customerReason: .equals(.billingRetry),
+                diagnostics: [.conflictingSnapshots]),
+            DecisionRow(
+                rule: .snapshots,
                 name: "renewal infos signed in the same millisecond: the one that grants less wins, reported",
                 source: "decision table: a tie never grants; the entries in any order give the same answer",
                 history: History(transactions: [lapsed], renewalInfos: [inGrace, retryEndedTied]), asOf: 35,
