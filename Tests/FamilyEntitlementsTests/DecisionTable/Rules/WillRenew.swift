@@ -63,7 +63,9 @@ extension DecisionRow {
                 history: History(
                     transactions: [Given.subscription("5101", from: 0, to: 30, signed: 3) { $0.isUpgraded = true }],
                     renewalInfos: [Given.renewal("5101", signed: 1)]), asOf: 5,
-                products: [ProductExpectation(Given.monthly, .upgraded, access: false) { $0.willRenew = .equals(false) }]
+                products: [
+                    ProductExpectation(Given.monthly, .upgraded, access: false) { $0.willRenew = .equals(false) }
+                ]
             ),
             DecisionRow(
                 rule: .willRenew, name: "billing retry: willRenew is the renewal info's autoRenewStatus",
