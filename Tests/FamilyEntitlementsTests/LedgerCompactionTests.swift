@@ -119,6 +119,13 @@ enum LedgerHistoryMutator {
             case 1: notification.data?.environment = .sandbox
             default: break
             }
+            // Apple's status of the chain, as a notification of a subscription states it, signed after the snapshot
+            // it carries: the rebuild compares it where it is the latest word on the chain.
+            if Bool.random(using: &random) {
+                notification.data?.status = [.active, .expired, .billingRetry, .billingGracePeriod, .revoked]
+                    .randomElement(using: &random)
+                notification.signedDate = shifted(transaction.signedDate, days: abs(step))
+            }
             history.notifications.append(notification)
         case 5:  // a REVOKE without revocationDate
             guard var transaction = transactions.randomElement(using: &random) else { return }
@@ -374,5 +381,28 @@ struct LedgerCompactionTests {
         #expect(compacted.notifications == [newer])
         #expect(compacted.transactions == [transaction])
         #expect(ledger.compacted(asOf: Given.day(35)).notifications.count == 2, "the newer one is signed later")
+    }
+}
+
+extension LedgerCompactionTests {
+    /// Apple's status in a notification is the rebuild's to compare while it is the latest word on the chain: a
+    /// notification that carries one is more than its snapshots, and stays when they are superseded.
+    @Test("a notification stating Apple's status stays, though its snapshot is superseded")
+    func notificationWithAppleStatusIsKept() {
+        let bought = Given.subscription("6401", from: 0, to: 30, signed: 8)
+        var subscribed = Given.notification(.subscribed, .initialBuy, signed: 10, transaction: bought)
+        subscribed.data?.status = .expired
+        let refunded = Given.subscription("6401", from: 0, to: 30, signed: 9) {
+            $0.revocationDate = Given.day(9)
+            $0.revocationType = .refundFull
+        }
+        let ledger = CustomerLedger(History(transactions: [refunded], notifications: [subscribed]))
+        let compacted = ledger.compacted(asOf: Given.day(35))
+        #expect(compacted.notifications.count == 1)
+        for instant in [35.0, 40, 100] {
+            let full = ledger.rebuild(asOf: Given.day(instant))
+            #expect(full.diagnostics.map(\.code) == [.appleStatusDisagrees], "day \(instant)")
+            #expect(DecisionSummary(compacted.rebuild(asOf: Given.day(instant))) == DecisionSummary(full))
+        }
     }
 }

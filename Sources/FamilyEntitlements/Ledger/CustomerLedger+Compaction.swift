@@ -16,9 +16,10 @@ extension CustomerLedger {
     ///   ownership, held the same way: on its own or inside a notification of the same environment and bundle id),
     ///   where both would be admitted in their own environment without any diagnostic;
     /// - a notification that only carries snapshots (at least one; no REVOKE, EXPIRED, GRACE_PERIOD_EXPIRED, DID_FAIL_TO_RENEW or
-    ///   DID_CHANGE_RENEWAL_STATUS event, a type and subtype this library knows, signed by `instant`, without any
-    ///   diagnostic on its own), once its renewal info is superseded; its transaction, where still the newest, is
-    ///   kept on its own when the notification's environment and bundle id are the transaction's;
+    ///   DID_CHANGE_RENEWAL_STATUS event, no Apple status in `data.status`, a type and subtype this library knows,
+    ///   signed by `instant`, without any diagnostic on its own), once its renewal info is superseded; its
+    ///   transaction, where still the newest, is kept on its own when the notification's environment and bundle id
+    ///   are the transaction's;
     /// - Apple's status of a chain from Get All Subscription Statuses signed before the newest one signed by `instant`
     ///   of the same chain, environment and bundle id (the rebuild compares only the latest).
     ///
@@ -210,7 +211,9 @@ private struct Compaction {
     private mutating func isDroppable(_ notification: NotificationPayload) -> Bool {
         guard let type = notification.notificationType, type.isKnown, !Self.eventTypes.contains(type),
             notification.subtype?.isKnown ?? true, let signed = notification.signedDate, signed <= instant,
-            let data = notification.data, data.transactionInfo != nil || data.renewalInfo != nil
+            let data = notification.data, data.transactionInfo != nil || data.renewalInfo != nil,
+            // Apple's status of the chain is compared while it is the latest word on it: more than a snapshot.
+            data.status == nil
         else { return false }
         // One that carries no snapshot (a TEST, a SUMMARY) has nothing to stand for it in another environment, where
         // it is reported: it stays.
