@@ -113,6 +113,16 @@ struct HistoryDecodingTests {
         }
     }
 
+    /// A kind named for the document (`--kind`) is how it is read, even where it looks like a bare array.
+    @Test("a bare array read as a named kind is that kind's document, not an array of transactions")
+    func namedKindOverridesTheArrayShape() throws {
+        let data = Data(#"[{"transactionId":"1","productId":"p"}]"#.utf8)
+        #expect(try History.decodeUnverified(data).history.transactions.count == 1)
+        let error = try #require(
+            decodingError { try History.decodeUnverified(data, as: .transactionHistory) }, "read as an array")
+        #expect(error.code == .wrongType, "\(error)")
+    }
+
     struct ScenarioCase: CustomTestStringConvertible, Sendable {
         var scenario: Scenario
         var testDescription: String { "\(scenario.rawValue): the strict reader gives what JSONDecoder gives" }

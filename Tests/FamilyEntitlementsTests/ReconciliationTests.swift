@@ -203,3 +203,21 @@ private enum WindowSample {
         #expect(report.needsAlert)
     }
 }
+
+extension ReconciliationTests {
+    /// A negative or non-finite alert threshold is a programmer's mistake, refused at once rather than read as "alert
+    /// at every drift" or "never alert".
+    @Test("a negative or non-finite alert threshold stops the program, in both ways of building a report")
+    func alertThresholdIsAPercentage() async {
+        await #expect(processExitsWith: .failure) {
+            _ = DriftReport<Int>(activeAtApple: [], activeInService: [], alertThreshold: -1)
+        }
+        await #expect(processExitsWith: .failure) {
+            _ = DriftReport<Int>.Accumulator(alertThreshold: -0.5)
+        }
+        await #expect(processExitsWith: .failure) {
+            _ = DriftReport<Int>.Accumulator(alertThreshold: .infinity)
+        }
+        #expect(DriftReport<Int>(activeAtApple: [1], activeInService: [], alertThreshold: 0).needsAlert)
+    }
+}
