@@ -406,3 +406,18 @@ extension LedgerCompactionTests {
         }
     }
 }
+
+extension LedgerCompactionTests {
+    /// Compaction drops only what was signed by its instant: a notification signed after it stays whole, though its
+    /// transaction is the newest snapshot and would be kept on its own.
+    @Test("a notification signed after the compaction instant stays, with its transaction inside it")
+    func notificationSignedAfterTheInstantIsKept() {
+        let bought = Given.subscription("6402", from: 0, to: 30, signed: 5)
+        var renewed = Given.notification(.didRenew, signed: 20, transaction: bought)
+        renewed.notificationUUID = "signed-after-the-instant"
+        let ledger = CustomerLedger(History(notifications: [renewed]))
+        let compacted = ledger.compacted(asOf: Given.day(10))
+        #expect(compacted.notifications == [renewed])
+        #expect(compacted.transactions.isEmpty)
+    }
+}

@@ -318,6 +318,24 @@ extension DecisionRow {
                         $0.expiresDate = .equals(Given.day(40))
                     }
                 ]),
+            // The first period's snapshot, signed on day 5, dates its refund on day 20: from then on the second period
+            // is the one reported, though every field but the transaction reads as before. validUntil is day 20.
+            DecisionRow(
+                rule: .autoRenewableSubscriptions,
+                name: "three periods of one chain grant alike, the first refunded from a later date: until then the "
+                    + "first is reported",
+                source: "decision table: a revocation counts from its revocationDate; ties by transactionId",
+                history: History(transactions: [
+                    Given.subscription("2113", from: 0, to: 40, signed: 5) {
+                        $0.revocationDate = Given.day(20)
+                        $0.revocationType = .refundFull
+                    },
+                    Given.subscription("2114", original: "2113", from: 5, to: 40),
+                    Given.subscription("2115", original: "2113", from: 10, to: 40),
+                ]), asOf: 12,
+                products: [
+                    ProductExpectation(Given.monthly, .active, access: true) { $0.transactionId = .equals("2113") }
+                ]),
             DecisionRow(
                 rule: .autoRenewableSubscriptions,
                 name: "exactly at the end of a period whose renewal was refunded at once: the old period is no "
