@@ -113,6 +113,8 @@ struct SubscriptionStatusSnapshotTests {
         #expect(change.description.contains("Apple's status of original transaction 2951 signed 1768089600000"))
         #expect(ledger.count == 3)
         #expect(ledger.history.subscriptionStatuses.map(\.status) == [.active, .expired])
+        // Another chain's status signed in the same millisecond is no conflict.
+        #expect(ledger.absorb(DecisionRow.statusSnapshot("2952", .billingRetry, signed: 10)).code == "added")
     }
 
     /// Version 1 while the ledger holds no status, so that releases reading version 1 still read it; version 2 once

@@ -45,6 +45,12 @@ extension DecisionRow {
                 "offerType 1 without discount type, explicit price 0: freeTrial", type: .introductory, discount: nil,
                 price: 0, expected: .freeTrial),
             offer(
+                "offerType 1 with FREE_TRIAL and no price: freeTrial, the discount type decides", type: .introductory,
+                discount: .freeTrial, price: nil, expected: .freeTrial),
+            offer(
+                "offerType 1 with PAY_AS_YOU_GO at price 0: introductory, the discount type decides",
+                type: .introductory, discount: .payAsYouGo, price: 0, expected: .introductory),
+            offer(
                 "offerType 1 without discount type or price: introductory (an absent price is not a zero price)",
                 type: .introductory, discount: nil, price: nil, expected: .introductory),
             offer(
