@@ -77,6 +77,21 @@ struct LedgerTests {
                 }),
             change: "conflicting", count: 3, asOf: 35, hasAccess: false, diagnostics: [.conflictingSnapshots]),
         AbsorbRow(
+            name: "a renewal info that differs from one held inside a notification, same chain and signedDate: "
+                + "kept, reported",
+            before: History(
+                transactions: [bought],
+                notifications: [
+                    Given.notification(
+                        .didFailToRenew, .gracePeriod, signed: 30,
+                        renewal: Given.renewal("7001", signed: 30) {
+                            $0.isInBillingRetryPeriod = true
+                            $0.gracePeriodExpiresDate = Given.day(40)
+                        })
+                ]),
+            absorbed: .renewalInfo(Given.renewal("7001", signed: 30)),
+            change: "conflicting", count: 3, asOf: 35, hasAccess: false, diagnostics: [.conflictingSnapshots]),
+        AbsorbRow(
             name: "a snapshot held only inside another app's notification is added on its own: that wrapper gates it",
             before: History(notifications: [
                 {
