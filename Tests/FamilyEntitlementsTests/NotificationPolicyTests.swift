@@ -249,10 +249,14 @@ struct PolicyCase: CustomTestStringConvertible, Sendable {
 
     @Test(arguments: cases)
     func decides(_ row: PolicyCase) {
-        switch (row.policy.evaluate(row.notification), row.expected) {
+        let decision = row.policy.evaluate(row.notification)
+        switch (decision, row.expected) {
         case (.accept(let unknown), .accept(let expectedUnknown)):
             #expect(unknown == expectedUnknown)
+            #expect(decision.rejection == nil)
         case (.reject(let rejection), .reject(let code, let path)):
+            // The convenience accessor gives the same rejection the case holds.
+            #expect(decision.rejection == rejection)
             #expect(rejection.code == code)
             #expect(rejection.path == path)
             #expect(!rejection.message.isEmpty)

@@ -559,6 +559,27 @@ extension DecisionRow {
                     subscriptionStatuses: [statusSnapshot("2901", .expired, signed: 10)]), asOf: 15,
                 products: [ProductExpectation(Given.monthly, .active, access: true)],
                 customer: .equals(.active), diagnostics: [.appleStatusDisagrees]),
+            // Apple extended the first period to day 60; the renewal bought on day 30 lapsed on day 40 into a grace
+            // period. Both grant on day 45, and the period that grants longest is the one Apple's status is read
+            // against.
+            DecisionRow(
+                rule: .autoRenewableSubscriptions,
+                name: "Get All Subscription Statuses says 1 (active) while an earlier period still grants and the "
+                    + "newest is in its grace period: compared with the period that grants longest, they agree",
+                source: source + "; decision table: the state compared is the one the chain grants by",
+                history: History(
+                    transactions: [
+                        Given.subscription("2911", from: 0, to: 60),
+                        Given.subscription("2912", original: "2911", from: 30, to: 40),
+                    ],
+                    renewalInfos: [
+                        Given.renewal("2911", signed: 41) {
+                            $0.isInBillingRetryPeriod = true
+                            $0.gracePeriodExpiresDate = Given.day(50)
+                        }
+                    ],
+                    subscriptionStatuses: [statusSnapshot("2911", .active, signed: 42)]), asOf: 45,
+                products: [ProductExpectation(Given.monthly, .active, access: true)]),
             DecisionRow(
                 rule: .autoRenewableSubscriptions,
                 name: "Get All Subscription Statuses answered before a renewal known since: not compared",
