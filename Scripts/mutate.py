@@ -12,6 +12,7 @@ Two sources of mutants (docs/testing.md says how each is used):
     Scripts/mutate.py --campaign 1 --size 400  a seeded sample of every generated mutant, resumable (campaigns/)
     Scripts/mutate.py --campaign 7 --size 40 g.rebuild.Admission.   a fresh sample of one file's mutants
     Scripts/mutate.py --recheck 1              the survivors of campaign 1 again, against today's tests
+    Scripts/mutate.py --scores 1               campaign 1's scores by area, before and after its new tests (no build)
     Scripts/mutate.py --ids ID [ID ...]        these generated mutants
     Scripts/mutate.py --differential ID [...]  an equivalent mutant against the original on generated histories
     Scripts/mutate.py --check                  only check that every pattern, list and id still matches (no build)
@@ -737,6 +738,47 @@ def recheck(options, workspace):
     return 1 if failures else 0
 
 
+# A line of a campaign's results that starts with this marks where its tests changed: the mutants above it were
+# judged against the tests before the rows written for the campaign's survivors, those below it after them.
+AFTER_MARKER = "# after:"
+
+
+def scores(seed):
+    """Prints campaign `seed`'s scores by area, from its results and its recheck: as first judged (and, where the
+    results hold the after marker, for the mutants judged before it alone), then with each survivor as judged again."""
+    results_path = os.path.join(CAMPAIGNS, f"seed-{seed}.tsv")
+    if not os.path.exists(results_path):
+        print(f"error: no results for campaign {seed} ({os.path.relpath(results_path, ROOT)})")
+        return 1
+    equivalents = parse_equivalents()
+    first, before, marked = [], [], False
+    with open(results_path, encoding="utf-8") as handle:
+        for line in handle:
+            if line.startswith(AFTER_MARKER):
+                marked = True
+            if line.startswith("#") or not line.strip():
+                continue
+            mutant_id, result = line.rstrip("\n").split("\t")[:2]
+            first.append((mutant_id, result))
+            if not marked:
+                before.append((mutant_id, result))
+    recheck_path = os.path.join(CAMPAIGNS, f"seed-{seed}-recheck.tsv")
+    again = read_results(recheck_path)
+    sections = [(f"campaign {seed}, {len(first)} rows, as first judged:", first)]
+    if marked:
+        sections.append((f"campaign {seed}, the {len(before)} rows judged before its new tests:", before))
+    after = [(mutant_id, again.get(mutant_id, (result,))[0] if result == "survived" else result)
+             for mutant_id, result in first]
+    after = [(mutant_id, "survived" if result == "equivalent" else result) for mutant_id, result in after]
+    sections.append((f"campaign {seed}, each survivor as judged again ({os.path.basename(recheck_path)}"
+                     + ("" if again else ": none yet") + "):", after))
+    for title, rows in sections:
+        print(title)
+        for line in summary_by_area(rows, equivalents):
+            print(line)
+    return 0
+
+
 def differential(options, workspace):
     """Builds each mutant and compares what it decides on generated histories with what the original decides."""
     generated = generated_by_id(workspace.source)
@@ -886,6 +928,7 @@ def main():
     parser.add_argument("--deadline", type=int, help="with --campaign: stop after this many seconds")
     parser.add_argument("--measure-coverage", action="store_true", help="with --campaign: measure coverage again")
     parser.add_argument("--recheck", type=int, metavar="SEED", help="judge campaign SEED's survivors again")
+    parser.add_argument("--scores", type=int, metavar="SEED", help="print campaign SEED's scores by area")
     parser.add_argument("--ids", nargs="+", metavar="ID", help="run these generated mutants")
     parser.add_argument("--differential", nargs="+", metavar="ID", help="compare these mutants' decisions")
     parser.add_argument(
@@ -913,6 +956,8 @@ def main():
             return 1
     if options.check:
         return check(hand, listed)
+    if options.scores is not None:
+        return scores(options.scores)
     if options.list:
         for mutant in hand:
             print(f"{mutant.id}  {mutant.file}  {mutant.find!r} -> {mutant.replace!r}")
