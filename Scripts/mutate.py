@@ -789,7 +789,7 @@ def differential(options, workspace):
     original_digest = run_differential(workspace, "original")
     if original_digest is None:
         return 2
-    print(f"original: {original_digest[1]} histories, digest {original_digest[0]}", flush=True)
+    print(f"original: {original_digest[1]} lines of decisions, digest {original_digest[0]}", flush=True)
     failures = 0
     for mutant_id in options.differential:
         mutant = generated.get(mutant_id)
@@ -813,7 +813,7 @@ def differential(options, workspace):
         if digest is None:
             failures += 1
         elif digest[0] == original_digest[0]:
-            print(f"same {mutant_id}: decides as the original on {digest[1]} histories (digest {digest[0]})")
+            print(f"same {mutant_id}: decides as the original on all {digest[1]} lines of decisions (digest {digest[0]})")
         else:
             print(f"differs {mutant_id}: {digest[2]}")
             failures += 1

@@ -478,33 +478,34 @@ class FileMutator:
             i -= 1
         return None
 
-    def enclosing_brace(self, index):
-        depth, i = 0, index - 1
+    def backwards(self, index):
+        """(position, token) of the tokens before `index`, nearest first, stepping over each closed group whole: the
+        tokens of the same nesting level as `index` and the groups that enclose it."""
+        i = index - 1
         while i >= 0:
             token = self.tokens[i]
             if token.kind == "punct" and token.text in CLOSE:
                 i = self.partner[i] - 1
                 continue
+            yield i, token
+            i -= 1
+
+    def enclosing_brace(self, index):
+        """The position of the `{` that opens the block holding token `index`, or None at the top level."""
+        for i, token in self.backwards(index):
             if token.kind == "punct" and token.text == "{":
                 return i
-            i -= 1
         return None
 
     def in_case_pattern(self, index):
         """Whether token `index` lies in a switch case's pattern, between `case` and its `:`."""
-        depth, i = 0, index - 1
-        while i >= 0:
-            token = self.tokens[i]
-            if token.kind == "punct" and token.text in CLOSE:
-                i = self.partner[i] - 1
-                continue
-            if token.kind == "punct" and token.text in ("{", "}", ";") or token.text == ":" and token.kind == "punct":
+        for _, token in self.backwards(index):
+            if token.kind == "punct" and token.text in ("{", "}", ";", ":"):
                 return False
             if token.kind == "ident" and token.text in ("case", "default"):
                 return True
             if token.kind == "ident" and token.text in ("if", "guard", "while", "for", "let", "var", "return"):
                 return False
-            i -= 1
         return False
 
     def statement_start(self, index):
