@@ -32,10 +32,13 @@ struct RebuildRelationTests {
         arguments: DecisionRow.all.indices)
     func shortcutDecidesAsTheFullChecks(rowIndex: Int) {
         let row = DecisionRow.all[rowIndex]
-        var first = Given.oneTime("shortcut-1", Given.coins, type: .consumable, on: -3_000)
-        first.environment = row.environment
-        first.bundleId = row.catalog?.bundleId ?? "org.familyentitlements.demo"
         for (history, instants) in Self.cases(rowIndex) {
+            // Of the same app as the history: a purchase of another app is reported (mixed_bundles).
+            var first = Given.oneTime("shortcut-1", Given.coins, type: .consumable, on: -3_000)
+            first.environment = row.environment
+            first.bundleId =
+                row.catalog?.bundleId ?? Self.onlyBundleId(of: history, in: row.environment)
+                ?? "org.familyentitlements.demo"
             var shortcut = history
             shortcut.transactions.insert(first, at: 0)
             for instant in instants {
@@ -90,10 +93,12 @@ struct RebuildRelationTests {
     func unrelatedPurchaseChangesNoOtherProduct(rowIndex: Int) {
         let row = DecisionRow.all[rowIndex]
         guard row.catalog == nil else { return }
-        var unrelated = Given.oneTime(
-            "unrelated-1", "org.familyentitlements.demo.unrelated", type: .nonConsumable, on: -5)
-        unrelated.environment = row.environment
         for (history, instants) in Self.cases(rowIndex) {
+            // Of the same app as the history: a purchase of another app is reported (mixed_bundles), not unrelated.
+            var unrelated = Given.oneTime(
+                "unrelated-1", "org.familyentitlements.demo.unrelated", type: .nonConsumable, on: -5)
+            unrelated.environment = row.environment
+            unrelated.bundleId = Self.onlyBundleId(of: history, in: row.environment) ?? unrelated.bundleId
             var more = history
             more.transactions.append(unrelated)
             for instant in instants {
@@ -106,5 +111,20 @@ struct RebuildRelationTests {
                 if others != before.products { return }
             }
         }
+    }
+
+    /// The bundle id that every entry of `environment` in `history` names, where they name exactly one.
+    static func onlyBundleId(of history: History, in environment: Environment) -> String? {
+        var named: Set<String> = []
+        for transaction in history.transactions where transaction.environment == environment {
+            if let bundleId = transaction.bundleId { named.insert(bundleId) }
+        }
+        for notification in history.notifications where notification.data?.environment == environment {
+            if let bundleId = notification.data?.bundleId { named.insert(bundleId) }
+        }
+        for snapshot in history.subscriptionStatuses where snapshot.environment == environment {
+            if let bundleId = snapshot.bundleId { named.insert(bundleId) }
+        }
+        return named.count == 1 ? named.first : nil
     }
 }
