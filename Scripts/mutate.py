@@ -134,12 +134,16 @@ def parse_equivalents(path=EQUIVALENTS):
 
 def parse_list(path=CI_LIST):
     """The ids of a list file, one per line; `#` starts a comment."""
-    ids = []
+    ids, seen = [], {}
     with open(path, encoding="utf-8") as handle:
-        for raw in handle:
+        for number, raw in enumerate(handle, start=1):
             text = raw.split("#", 1)[0].strip()
-            if text:
-                ids.append(text)
+            if not text:
+                continue
+            if text in seen:
+                raise ValueError(f"{path}:{number}: {text} is listed already, on line {seen[text]}")
+            seen[text] = number
+            ids.append(text)
     return ids
 
 
@@ -912,6 +916,9 @@ def check(hand, generated_ids):
     for mutant_id in parse_equivalents():
         if mutant_id not in generated:
             print(f"error {mutant_id}: listed in Scripts/mutation/equivalent.txt, no longer generated from the code")
+            errors += 1
+        if mutant_id in generated_ids:
+            print(f"error {mutant_id}: listed both in Scripts/mutation/ci.txt and as equivalent")
             errors += 1
     print(f"checked {len(hand)} hand mutants, {len(generated_ids)} listed generated mutants and "
           f"{len(parse_equivalents())} equivalents of {len(generated)} generated: {errors} errors")
