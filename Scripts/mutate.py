@@ -66,6 +66,8 @@ TEST_MODULE = "FamilyEntitlementsTests"
 PACKAGE = "FamilyEntitlements"
 # A suite this quick runs first, with the others as quick, in one process: most mutants die there.
 QUICK_SUITE_SECONDS = 1.5
+# The suites this fast run together next, whether or not they reach the mutated line: a few seconds in all.
+FAST_SUITE_SECONDS = 6.0
 DIFFERENTIAL_SUITE = "MutationDifferentialTests"
 
 
@@ -448,12 +450,18 @@ def run_filters(workspace, mutant, env=None):
 
 
 def batches(mutant, suite_map, every_suite):
-    """The quick suites that reach a generated mutant, then every other suite in one run: most mutants die in the
-    first, and a survivor costs one run of the rest of the suite, its slow suites side by side on every core."""
+    """The suites to run for a generated mutant, in batches, each batch one test process, until one fails: the quick
+    suites that reach its line; every other quick suite; the slow suites that reach its file; then every other suite.
+    Most mutants die in the first two, one whose killer is slow dies without the rest of the suite, and a survivor
+    costs one run of every suite in all, its slow suites side by side on every core."""
     covering = [name for name in suite_map.covering(mutant) if name in every_suite]
     quick = [name for name in covering if suite_map.timings.get(name, 1e9) <= QUICK_SUITE_SECONDS]
-    rest = [name for name in every_suite if name not in quick]
-    return [quick, rest]
+    fast = [name for name in every_suite
+            if name not in quick and suite_map.timings.get(name, 1e9) <= FAST_SUITE_SECONDS]
+    reaching = set(suite_map.files.get(mutant.file, []))
+    slow = [name for name in every_suite if name in reaching and name not in quick and name not in fast]
+    rest = [name for name in every_suite if name not in quick and name not in fast and name not in slow]
+    return [batch for batch in (quick, fast, slow, rest) if batch]
 
 
 class Judge:
