@@ -148,7 +148,17 @@ struct APIBodyTests {
         let body = try #require(try AppStoreDocument(data: data).value(as: TransactionInfoResponse.self))
         let transaction = try body.decodeTransactionUnverified()
         #expect(transaction == (try NotificationFixture.didRenewPurchased.payload()).data?.transactionInfo)
-        #expect(try History.decodeUnverified(data).history.transactions == [transaction])
+        let decoded = try History.decodeUnverified(data)
+        #expect(decoded.history.transactions == [transaction])
+        #expect(decoded.unverifiedJWSCount == 1, "the one signed transaction, read without verification")
+    }
+
+    /// A body whose signedTransactionInfo is absent holds no signed string: none is counted as read unverified.
+    @Test("a Get Transaction Info body without its signed string counts none, and holds no transaction")
+    func transactionInfoWithoutSignedString() throws {
+        let decoded = try History.decodeUnverified(Data(#"{"signedTransactionInfo":null}"#.utf8), as: .transactionInfo)
+        #expect(decoded.unverifiedJWSCount == 0)
+        #expect(decoded.history.transactions == [])
     }
 
     @Test("a renewal-date extension response keeps success and effectiveDate, and is no history")
