@@ -92,6 +92,7 @@ extension CatalogDecodingTests {
         DurationCase(text: "P100001D", expected: nil),
         DurationCase(text: "P1T2H", expected: nil),
         DurationCase(text: "P1", expected: nil),
+        DurationCase(text: "P1M2", expected: nil),
         DurationCase(text: "P", expected: nil),
         DurationCase(text: "PT", expected: nil),
         DurationCase(text: "P0D", expected: nil),

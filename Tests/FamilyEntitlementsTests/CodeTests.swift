@@ -130,4 +130,20 @@ extension CodeTests {
                 "warning conflicting_snapshots: a",
             ])
     }
+
+    /// A report stored by a later version may hold a code this one does not know: it keeps the severity written with
+    /// it, not the error an unknown code defaults to, and a known code keeps its own.
+    @Test("a stored diagnostic of an unknown code keeps the severity written with it")
+    func unknownCodeKeepsItsStoredSeverity() throws {
+        let decoder = JSONDecoder()
+        let unknown = try decoder.decode(
+            Diagnostic.self, from: Data(#"{"severity":"warning","code":"from_a_later_version","message":"m"}"#.utf8))
+        #expect(unknown.severity == .warning)
+        #expect(unknown.code.rawValue == "from_a_later_version")
+        #expect(unknown.rule == .unknownValues)
+        let known = try decoder.decode(
+            Diagnostic.self, from: Data(#"{"severity":"error","code":"foreign_environment","message":"m"}"#.utf8))
+        #expect(known.severity == .error)
+        #expect(known.rule == Diagnostic.Code.foreignEnvironment.rule)
+    }
 }
