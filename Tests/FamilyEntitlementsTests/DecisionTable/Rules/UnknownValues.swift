@@ -185,6 +185,27 @@ extension DecisionRow {
                 products: [ProductExpectation(Given.basic, .active, access: true)], customer: .equals(.active),
                 diagnostics: [.impossibleValue])
         }
+        // The edges of two impossibility checks: the opening instant itself, and a period of no length, are possible.
+        rows.append(
+            DecisionRow(
+                rule: .unknownValues,
+                name: "a purchase at the very millisecond the App Store opened: possible, admitted, grants",
+                source: "decision table: only a date before the App Store opened (2008-07-10T00:00:00Z) is impossible",
+                history: History(transactions: [
+                    lifetime {
+                        $0.purchaseDate = Date(timeIntervalSince1970: 1_215_648_000)
+                        $0.originalPurchaseDate = $0.purchaseDate
+                    }
+                ]), asOf: 12, products: [ProductExpectation(Given.lifetime, .active, access: true)],
+                customer: .equals(.active)))
+        rows.append(
+            DecisionRow(
+                rule: .unknownValues,
+                name: "an expiresDate equal to purchaseDate: a period of no length, possible, grants nothing",
+                source: "decision table: only an expiresDate before purchaseDate is impossible; rule 2: a period "
+                    + "grants from purchaseDate up to, not including, expiresDate",
+                history: History(transactions: [Given.subscription("2409", from: 10, to: 10)]), asOf: 10,
+                products: [ProductExpectation(Given.monthly, .expired, access: false)], customer: .equals(.inactive)))
         rows.append(
             DecisionRow(
                 rule: .unknownValues,
