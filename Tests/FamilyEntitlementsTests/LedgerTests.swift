@@ -77,6 +77,15 @@ struct LedgerTests {
                 }),
             change: "conflicting", count: 3, asOf: 35, hasAccess: false, diagnostics: [.conflictingSnapshots]),
         AbsorbRow(
+            name: "a renewal info of one chain signed later with other content is added, no conflict",
+            before: History(transactions: [bought], renewalInfos: [Given.renewal("7001", signed: 30)]),
+            absorbed: .renewalInfo(
+                Given.renewal("7001", signed: 31) {
+                    $0.isInBillingRetryPeriod = true
+                    $0.gracePeriodExpiresDate = Given.day(40)
+                }),
+            change: "added", count: 3, asOf: 35, hasAccess: true),
+        AbsorbRow(
             name: "a renewal info that differs from one held inside a notification, same chain and signedDate: "
                 + "kept, reported",
             before: History(

@@ -190,6 +190,25 @@ extension DecisionRow {
                         }()
                     ]), asOf: 5, catalog: app, products: [], customer: .equals(.inactive),
                 customerReason: .equals(.undetermined), diagnostics: [.foreignBundle, .untrustedSnapshot]),
+            // The notification is the app's, the transaction it carries another app's (signed before the app's own
+            // snapshot, so that it corrects nothing): its event is no event of the app's chain.
+            DecisionRow(
+                rule: .environment,
+                name: "the catalog names the app: an EXPIRED of the app whose transaction is another app's ends "
+                    + "nothing",
+                source: "App Store Server API: bundleId identifies the app of a transaction; decision table: an "
+                    + "entry of another app says nothing of this one",
+                history: History(
+                    transactions: [ours],
+                    notifications: [
+                        Given.notification(
+                            .expired, .voluntary, signed: 5,
+                            transaction: Given.subscription("9403", from: 0, to: 30, signed: -1) {
+                                $0.bundleId = "com.example.other"
+                            })
+                    ]), asOf: 10, catalog: app,
+                products: [ProductExpectation(Given.monthly, .active, access: true)], customer: .equals(.active),
+                diagnostics: [.foreignBundle, .uncataloguedProduct]),
             DecisionRow(
                 rule: .environment, name: "no bundle id in the catalog and a history of two apps: reported as an error",
                 source: "decision table: one history is one app's",

@@ -124,6 +124,31 @@ extension DecisionRow {
                 ], customer: .equals(.inactive), customerReason: .equals(.familyRevocation)),
             DecisionRow(
                 rule: .revocationCause,
+                name: "a REVOKE signed in the very millisecond of a refund snapshot's revocationDate: the snapshot's "
+                    + "stated refund decides the cause",
+                source: "apple-facts 4: the earliest revocation ends access, and only an earlier REVOKE outranks the "
+                    + "revocation the snapshot states; revocationReason 1 proves a refund",
+                history: History(
+                    transactions: [
+                        Given.subscription("7402", from: 0, to: 30, ownership: .familyShared, signed: 3) {
+                            $0.revocationDate = Given.day(3)
+                            $0.revocationReason = .appIssue
+                        }
+                    ],
+                    notifications: [
+                        Given.notification(
+                            .revoke, signed: 3,
+                            transaction: Given.subscription(
+                                "7402", from: 0, to: 30, ownership: .familyShared, signed: 2))
+                    ]), asOf: 4,
+                products: [
+                    ProductExpectation(Given.monthly, .revoked, access: false) {
+                        $0.revocationCause = .equals(.refund)
+                        $0.causeInferred = .equals(true)
+                    }
+                ], customer: .equals(.inactive), customerReason: .equals(.refunded)),
+            DecisionRow(
+                rule: .revocationCause,
                 name: "member leaves: REVOKE without revocationDate -> revoked, familyRevocation at its signedDate",
                 source: "apple-facts 4: a departure's REVOKE arrives without revocationDate",
                 history: History(transactions: [shared], notifications: [revoke]), asOf: 12,
