@@ -83,6 +83,19 @@ struct LinkCase: CustomTestStringConvertible, Sendable {
         }
     }
 
+    /// Tokens sort by their lower-case text, strictly: no token sorts before itself, so sorting, `min` and sets of
+    /// tokens behave as Comparable requires.
+    @Test("tokens order strictly by their lower-case text")
+    func tokensOrderStrictly() {
+        let tokens = [LinkSample.alice, LinkSample.bob]
+        for token in tokens {
+            #expect(!(token < token), "\(token) sorts before itself")
+        }
+        #expect(LinkSample.bob < LinkSample.alice)
+        #expect(!(LinkSample.alice < LinkSample.bob))
+        #expect(tokens.sorted() == [LinkSample.bob, LinkSample.alice])
+    }
+
     static let linkCases: [LinkCase] = [
         LinkCase(
             testDescription: "first launch: Alice's unlinked purchase carrying her token -> link to Alice",
