@@ -320,6 +320,25 @@ extension DecisionRow {
                 ]),
             DecisionRow(
                 rule: .customerStatus,
+                name: "one answer per entitlement: a renewal info out of billing retry states no grace period, though "
+                    + "it still carries a gracePeriodExpiresDate",
+                source: "apple-facts 7; Apple: JWSRenewalInfoDecodedPayload.gracePeriodExpiresDate applies while "
+                    + "isInBillingRetryPeriod is true",
+                history: History(
+                    transactions: [Given.subscription("1313", from: 0, to: 30)],
+                    renewalInfos: [
+                        Given.renewal("1313", signed: 5) {
+                            $0.isInBillingRetryPeriod = false
+                            $0.gracePeriodExpiresDate = Given.day(46)
+                        }
+                    ]), asOf: 10, catalog: premium,
+                products: [ProductExpectation(Given.monthly, .active, access: true)],
+                entitlementDecisions: [
+                    "premium": subscription("1313", from: 0, to: 30, willRenew: true),
+                    "season": nothing,
+                ]),
+            DecisionRow(
+                rule: .customerStatus,
                 name: "one answer per entitlement: billing retry known only from the renewal info dates the billing "
                     + "issue at the expiry",
                 source: "apple-facts 7: a renewal fails at the expiry, then billing retry",
