@@ -763,7 +763,7 @@ def scores(seed):
         print(f"error: no results for campaign {seed} ({os.path.relpath(results_path, ROOT)})")
         return 1
     equivalents = parse_equivalents()
-    first, before, marked = [], [], False
+    first, before, later, marked = [], [], [], False
     with open(results_path, encoding="utf-8") as handle:
         for line in handle:
             if line.startswith(AFTER_MARKER):
@@ -772,13 +772,14 @@ def scores(seed):
                 continue
             mutant_id, result = line.rstrip("\n").split("\t")[:2]
             first.append((mutant_id, result))
-            if not marked:
-                before.append((mutant_id, result))
+            (later if marked else before).append((mutant_id, result))
     recheck_path = os.path.join(CAMPAIGNS, f"seed-{seed}-recheck.tsv")
     again = read_results(recheck_path)
     sections = [(f"campaign {seed}, {len(first)} rows, as first judged:", first)]
     if marked:
         sections.append((f"campaign {seed}, the {len(before)} rows judged before its new tests:", before))
+        sections.append((f"campaign {seed}, the {len(later)} rows judged after them, as first judged (mutants no "
+                         f"one had looked at, against tests written for others):", later))
     after = [(mutant_id, again.get(mutant_id, (result,))[0] if result == "survived" else result)
              for mutant_id, result in first]
     after = [(mutant_id, "survived" if result == "equivalent" else result) for mutant_id, result in after]
