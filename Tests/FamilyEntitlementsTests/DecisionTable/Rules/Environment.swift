@@ -194,7 +194,7 @@ extension DecisionRow {
             // snapshot, so that it corrects nothing): its event is no event of the app's chain.
             DecisionRow(
                 rule: .environment,
-                name: "the catalog names the app: an EXPIRED of the app whose transaction is another app's ends "
+                name: "the catalog names the app: a REVOKE of the app whose transaction is another app's revokes "
                     + "nothing",
                 source: "App Store Server API: bundleId identifies the app of a transaction; decision table: an "
                     + "entry of another app says nothing of this one",
@@ -202,10 +202,10 @@ extension DecisionRow {
                     transactions: [ours],
                     notifications: [
                         Given.notification(
-                            .expired, .voluntary, signed: 5,
-                            transaction: Given.subscription("9403", from: 0, to: 30, signed: -1) {
-                                $0.bundleId = "com.example.other"
-                            })
+                            .revoke, signed: 5,
+                            transaction: Given.subscription(
+                                "9403", from: 0, to: 30, ownership: .familyShared, signed: -1
+                            ) { $0.bundleId = "com.example.other" })
                     ]), asOf: 10, catalog: app,
                 products: [ProductExpectation(Given.monthly, .active, access: true)], customer: .equals(.active),
                 diagnostics: [.foreignBundle, .uncataloguedProduct]),
