@@ -780,9 +780,10 @@ def scores(seed):
         sections.append((f"campaign {seed}, the {len(before)} rows judged before its new tests:", before))
         sections.append((f"campaign {seed}, the {len(later)} rows judged after them, as first judged (mutants no "
                          f"one had looked at, against tests written for others):", later))
-    after = [(mutant_id, again.get(mutant_id, (result,))[0] if result == "survived" else result)
-             for mutant_id, result in first]
-    after = [(mutant_id, "survived" if result == "equivalent" else result) for mutant_id, result in after]
+    # A survivor judged again takes its new result; one the recheck skipped as equivalent stays a survivor here, and
+    # summary_by_area counts it as equivalent from the list.
+    after = [(mutant_id, again.get(mutant_id, ("survived",))[0].replace("equivalent", "survived")
+              if result == "survived" else result) for mutant_id, result in first]
     sections.append((f"campaign {seed}, each survivor as judged again ({os.path.basename(recheck_path)}"
                      + ("" if again else ": none yet") + "):", after))
     for title, rows in sections:
