@@ -98,6 +98,17 @@ extension DecisionRow {
                 ]),
             DecisionRow(
                 rule: .familySharing,
+                name: "two FAMILY_SHARED copies of a non-consumable, the higher id first: the lower transactionId is reported",
+                source: "decision table: the same history always gives the same answer, whatever its order",
+                history: History(transactions: [
+                    Given.oneTime("5406", Given.lifetime, type: .nonConsumable, on: 1, ownership: .familyShared),
+                    Given.oneTime("5405", Given.lifetime, type: .nonConsumable, on: 1, ownership: .familyShared),
+                ]), asOf: 2,
+                products: [
+                    ProductExpectation(Given.lifetime, .active, access: true) { $0.transactionId = .equals("5405") }
+                ]),
+            DecisionRow(
+                rule: .familySharing,
                 name: "two FAMILY_SHARED copies, one lasting longer: the longer one is reported",
                 source: "decision table: the answer says how long the member keeps access",
                 history: History(transactions: [
