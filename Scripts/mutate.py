@@ -342,8 +342,10 @@ class Workspace:
                 if path not in self.touched:
                     with open(full, encoding="utf-8") as handle:
                         self.touched[path] = handle.read()
+                refused = schemata.unparsable(self.touched[path], group, self.scratch)
+                group = [schema for schema in group if schema.id not in refused]
                 text, unplaced, lines[path] = schemata.render(self.touched[path], group)
-                left_out |= {schema.id for schema in unplaced}
+                left_out |= refused | {schema.id for schema in unplaced}
                 write(full, text)
             write(os.path.join(self.source, schemata.SWITCH_FILE), schemata.SWITCH_SOURCE)
             remaining = [schema for schema in remaining if schema.id not in left_out]
@@ -451,14 +453,14 @@ def run_filters(workspace, mutant, env=None):
 
 def batches(mutant, suite_map, every_suite):
     """The suites to run for a generated mutant, in batches, each batch one test process, until one fails: the quick
-    suites that reach its line; every other quick suite; the slow suites that reach its file; then every other suite.
-    Most mutants die in the first two, one whose killer is slow dies without the rest of the suite, and a survivor
-    costs one run of every suite in all, its slow suites side by side on every core."""
+    suites that reach its line; the other fast suites that reach its file; the slow suites that reach its file; then
+    every other suite. Most mutants die in the first batch, a killed mutant never waits for a suite that cannot reach
+    it, and a survivor costs one run of every suite in all, its slow suites side by side on every core."""
     covering = [name for name in suite_map.covering(mutant) if name in every_suite]
     quick = [name for name in covering if suite_map.timings.get(name, 1e9) <= QUICK_SUITE_SECONDS]
-    fast = [name for name in every_suite
-            if name not in quick and suite_map.timings.get(name, 1e9) <= FAST_SUITE_SECONDS]
     reaching = set(suite_map.files.get(mutant.file, []))
+    fast = [name for name in every_suite
+            if name in reaching and name not in quick and suite_map.timings.get(name, 1e9) <= FAST_SUITE_SECONDS]
     slow = [name for name in every_suite if name in reaching and name not in quick and name not in fast]
     rest = [name for name in every_suite if name not in quick and name not in fast and name not in slow]
     return [batch for batch in (quick, fast, slow, rest) if batch]
@@ -876,7 +878,8 @@ def run_ci(options, workspace, hand, generated_ids):
             result, by = "error", "the mutant no longer compiles: take it off Scripts/mutation/ci.txt"
         counts[result] += 1
         rows.append((mutant.id, result))
-        print(f"{result} {mutant.id}" + (f" by {by}" if result == "killed" else f": {by}" if by else ""), flush=True)
+        print(f"{result} {mutant.id}" + (f" by {by}" if result == "killed" else f": {by}" if by else "")
+              + (f" ({seconds:.0f} s)" if seconds >= 1 else ""), flush=True)
 
     items = []
     for mutant in hand:
