@@ -149,6 +149,18 @@ def parse_list(path=CI_LIST):
     return ids
 
 
+def parse_first_suites(path=CI_LIST):
+    """The suite to run first for a listed mutant, from a `first: <Suite>` in its comment: the suite that killed it,
+    where no quick suite does. Only time depends on it: the other suites still run where that one passes."""
+    first = {}
+    with open(path, encoding="utf-8") as handle:
+        for raw in handle:
+            text, _, comment = raw.partition("#")
+            if text.strip() and (match := re.search(r"\bfirst: (\w+)", comment)):
+                first[text.strip()] = match.group(1)
+    return first
+
+
 def pattern_error(mutant, root):
     """Why the hand mutant cannot be applied to the sources under `root`, or None."""
     path = os.path.join(root, mutant.file)
@@ -451,7 +463,7 @@ def run_filters(workspace, mutant, env=None):
     return "survived", ""
 
 
-def batches(mutant, suite_map, every_suite):
+def batches(mutant, suite_map, every_suite, first=None):
     """The suites to run for a generated mutant, in batches, each batch one test process, until one fails: the quick
     suites that reach its line; the other fast suites that reach its file; the slow suites that reach its file; then
     every other suite. Most mutants die in the first batch, a killed mutant never waits for a suite that cannot reach
@@ -463,16 +475,21 @@ def batches(mutant, suite_map, every_suite):
             if name in reaching and name not in quick and suite_map.timings.get(name, 1e9) <= FAST_SUITE_SECONDS]
     slow = [name for name in every_suite if name in reaching and name not in quick and name not in fast]
     rest = [name for name in every_suite if name not in quick and name not in fast and name not in slow]
-    return [batch for batch in (quick, fast, slow, rest) if batch]
+    ordered = [quick, fast, slow, rest]
+    if first in every_suite:
+        ordered = [[first]] + [[name for name in batch if name != first] for batch in ordered]
+    return [batch for batch in ordered if batch]
 
 
 class Judge:
     """Judges mutants in the scratch copy: first every mutant a schema can switch, in one build, each by a test run
     with its number in the environment; then the rest one by one, each applied to its file and built."""
 
-    def __init__(self, workspace, suite_map, use_schemata=True):
+    def __init__(self, workspace, suite_map, use_schemata=True, first_suites=None):
         self.workspace, self.suite_map = workspace, suite_map
         self.use_schemata = use_schemata
+        # The suite to run first for a mutant (Scripts/mutation/ci.txt's `first:`), by id.
+        self.first_suites = first_suites or {}
         # The suites of the package, listed once a build succeeded.
         self.every_suite = None
         # Whether the whole suite passed with no mutant applied, on the build the verdicts come from.
@@ -540,7 +557,8 @@ class Judge:
             if kind == "hand":
                 result, by = run_filters(workspace, mutant, env)
             else:
-                result, by = run_batches(workspace, batches(mutant, self.suite_map, self.every_suite), env)
+                result, by = run_batches(workspace, batches(
+                    mutant, self.suite_map, self.every_suite, self.first_suites.get(mutant.id)), env)
             report(kind, mutant, result, by, time.monotonic() - began)
             judged.add(mutant.id)
         workspace.restore()
@@ -560,7 +578,8 @@ class Judge:
             status, output = workspace.build()
             if status != 0:
                 return ("error", "the build timed out") if status is None else ("uncompilable", "")
-            return run_batches(workspace, batches(mutant, self.suite_map, self.every_suite))
+            return run_batches(workspace, batches(
+                mutant, self.suite_map, self.every_suite, self.first_suites.get(mutant.id)))
         finally:
             write(path, original)
 
@@ -621,10 +640,10 @@ def summary_by_area(rows, equivalents):
     """Killed over (judged less equivalent), by area of the decision code."""
     table = {}
     for mutant_id, result in rows:
-        if result not in ("killed", "survived"):
+        if result not in ("killed", "survived", "equivalent"):
             continue
         counts = table.setdefault(area(mutant_id), [0, 0, 0])
-        if mutant_id in equivalents:
+        if mutant_id in equivalents or result == "equivalent":
             counts[2] += 1
         elif result == "killed":
             counts[0] += 1
@@ -689,6 +708,14 @@ def campaign(options, workspace):
         pending = [m for m in order if m.id not in results][:options.size - judged]
         if not pending:
             break
+        # A mutant already listed as equivalent survives every time: recorded as such without a run of the suite.
+        for mutant in pending:
+            if mutant.id in equivalents:
+                append_result(results_path, header, mutant.id, "equivalent", "listed in equivalent.txt", 0)
+                print(f"equivalent {mutant.id} (listed)", flush=True)
+        pending = [m for m in pending if m.id not in equivalents]
+        if not pending:
+            continue
         print(f"campaign {options.campaign}: {judged} of {options.size} judged; judging {len(pending)} more",
               flush=True)
 
@@ -899,7 +926,8 @@ def run_ci(options, workspace, hand, generated_ids):
             print(f"equivalent {mutant_id}: {equivalents[mutant_id][0]}", flush=True)
         else:
             items.append(("generated", generated[mutant_id]))
-    Judge(workspace, SuiteMap(workspace.source), use_schemata=not options.textual).judge(items, report)
+    Judge(workspace, SuiteMap(workspace.source), use_schemata=not options.textual,
+          first_suites=parse_first_suites()).judge(items, report)
     judged = counts["killed"] + counts["survived"]
     score = 100.0 * counts["killed"] / judged if judged else 100.0
     elapsed = time.monotonic() - started
