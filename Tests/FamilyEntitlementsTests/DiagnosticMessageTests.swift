@@ -25,6 +25,22 @@ struct DiagnosticMessageTests {
         #expect(diagnostic.message.contains("has no \(missing.map(\.name).joined(separator: ", ")); it grants nothing"))
     }
 
+    /// A report lists its diagnostics in one order, whatever found them first: by severity, then code, then message,
+    /// so that two reports of one history are equal and a stored report reads the same every time.
+    @Test func diagnosticsComeBySeverityThenCodeThenMessage() throws {
+        let history = History(transactions: [
+            Given.subscription("1121", from: 0, to: 30) { $0.price = 4995 },
+            Given.subscription("1122", from: 0, to: 30) { $0.expiresDate = nil },
+            Given.subscription("1123", from: 0, to: 30) { $0.productId = nil },
+            Given.subscription("1124", from: 0, to: 30) { $0.quantity = 0 },
+        ])
+        let report = rebuildEntitlements(history: history, asOf: Given.day(5))
+        let keys = report.diagnostics.map { [$0.severity.rawValue, $0.code.rawValue, $0.message] }
+        #expect(Set(keys.map { $0[0] + $0[1] }).count >= 3)
+        #expect(keys == keys.sorted { $0.lexicographicallyPrecedes($1) })
+        #expect(report.diagnostics == report.diagnostics.sorted())
+    }
+
     struct ImpossibleCase: CustomTestStringConvertible, Sendable {
         var change: @Sendable (inout TransactionPayload) -> Void
         var named: [String]

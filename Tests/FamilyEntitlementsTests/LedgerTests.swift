@@ -242,6 +242,22 @@ struct LedgerTests {
         #expect(ledger.history.renewalInfos.map(\.originalTransactionId) == ["1", "2"])
     }
 
+    /// The signedDate comes before the key: an entry signed earlier comes first, though its key sorts after.
+    @Test("entries come in the order they were signed, before the order of their keys")
+    func canonicalOrderBySignedDateFirst() throws {
+        var ledger = CustomerLedger()
+        ledger.absorb(Given.subscription("1", from: 0, to: 30, signed: 20))
+        ledger.absorb(Given.subscription("2", from: 0, to: 30, signed: 10))
+        ledger.absorb(Given.renewal("1", signed: 20))
+        ledger.absorb(Given.renewal("2", signed: 10))
+        #expect(ledger.history.transactions.map(\.transactionId) == ["2", "1"])
+        #expect(ledger.history.renewalInfos.map(\.originalTransactionId) == ["2", "1"])
+        let json = try #require(String(data: try ledger.jsonData(), encoding: .utf8))
+        let second = try #require(json.range(of: "\"transactionId\":\"2\""))
+        let first = try #require(json.range(of: "\"transactionId\":\"1\""))
+        #expect(second.lowerBound < first.lowerBound)
+    }
+
     // MARK: The JSON form
 
     @Test(arguments: 1...20)

@@ -162,11 +162,13 @@ extension DecisionRow {
                 ], customer: .equals(.inactive), customerReason: .equals(.refunded)),
             DecisionRow(
                 rule: .autoRenewableSubscriptions,
-                name: "an auto-renewable transaction without expiresDate never grants",
+                name: "an auto-renewable transaction without expiresDate never grants, nor says it will renew",
                 source: "decision table: never access on bad data",
                 history: History(transactions: [Given.subscription("2001", from: 0, to: 30) { $0.expiresDate = nil }]),
                 asOf: 5,
-                products: [ProductExpectation(Given.monthly, .undetermined, access: false)],
+                products: [
+                    ProductExpectation(Given.monthly, .undetermined, access: false) { $0.willRenew = .equals(false) }
+                ],
                 customer: .equals(.inactive), customerReason: .equals(.undetermined),
                 diagnostics: [.missingExpiresDate]),
         ]

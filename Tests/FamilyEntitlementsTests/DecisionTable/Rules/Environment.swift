@@ -128,6 +128,37 @@ extension DecisionRow {
                 ]),
             DecisionRow(
                 rule: .environment,
+                name: "a DID_FAIL_TO_RENEW wrapped as Production carrying only a Sandbox renewal info is no billing "
+                    + "issue of the Production chain",
+                source: "apple-facts 1 and 10: nested contents are signed on their own; production refuses sandbox",
+                history: {
+                    let failed = Given.subscription("9012", from: 0, to: 30)
+                    let grace = Given.renewal("9012", signed: 30.5) {
+                        $0.isInBillingRetryPeriod = true
+                        $0.gracePeriodExpiresDate = Given.day(46)
+                    }
+                    let sandboxInfo = Given.renewal("9012", signed: 30.2) {
+                        $0.isInBillingRetryPeriod = true
+                        $0.environment = .sandbox
+                    }
+                    return History(
+                        transactions: [failed], renewalInfos: [grace],
+                        notifications: [
+                            Given.notification(.didFailToRenew, .gracePeriod, signed: 30.2, renewal: sandboxInfo),
+                            Given.notification(.didFailToRenew, .gracePeriod, signed: 31, transaction: failed),
+                        ])
+                }(), asOf: 35,
+                products: [ProductExpectation(Given.monthly, .gracePeriod, access: true)],
+                diagnostics: [.foreignEnvironment],
+                entitlementDecisions: [
+                    EntitlementID(Given.monthly): EntitlementDecision(
+                        isActive: true, state: .gracePeriod, productId: ProductID(Given.monthly), transactionId: "9012",
+                        originalTransactionId: "9012", expiresDate: Given.day(46), willRenew: true, period: .normal,
+                        ownership: .purchased, originalPurchaseDate: Given.day(0), latestPurchaseDate: Given.day(0),
+                        gracePeriodExpiresDate: Given.day(46), billingIssueDetectedAt: Given.day(31))
+                ]),
+            DecisionRow(
+                rule: .environment,
                 name: "a newer snapshot inside a Sandbox notification makes the older Production snapshot untrusted",
                 source: "decision table: never access on bad data; a snapshot left out may carry a refund",
                 history: History(

@@ -110,6 +110,18 @@ extension DecisionRow {
             ),
             DecisionRow(
                 rule: .snapshots,
+                name: "two snapshots with one signedDate, the isUpgraded one expiring later: isUpgraded outranks the "
+                    + "expiry, the upgraded one wins",
+                source: "decision table: at equal signedDates the snapshot that grants less wins",
+                history: History(transactions: [
+                    Given.subscription("1503", from: 0, to: 30, signed: 10),
+                    Given.subscription("1503", from: 0, to: 40, signed: 10) { $0.isUpgraded = true },
+                ]), asOf: 15,
+                products: [ProductExpectation(Given.monthly, .upgraded, access: false)],
+                customer: .equals(.inactive), customerReason: .equals(.expired), diagnostics: [.conflictingSnapshots]
+            ),
+            DecisionRow(
+                rule: .snapshots,
                 name: "two snapshots with one signedDate revoking at different dates: the earlier revocation wins, "
                     + "whatever their expiries",
                 source: "decision table: at equal signedDates the snapshot that grants less wins",
@@ -379,6 +391,19 @@ extension DecisionRow {
                 history: History(transactions: [lapsed], renewalInfos: [inGrace, retryEndedTied]), asOf: 35,
                 products: [ProductExpectation(Given.monthly, .expired, access: false)],
                 customer: .equals(.inactive), diagnostics: [.conflictingSnapshots]),
+            DecisionRow(
+                rule: .snapshots,
+                name: "renewal infos signed in the same millisecond, neither in a grace period: out of billing retry "
+                    + "wins over billing retry, whatever their JSON",
+                source: "decision table: a tie never grants; the entries in any order give the same answer",
+                history: History(
+                    transactions: [lapsed],
+                    renewalInfos: [
+                        Given.renewal("2401", signed: 30, autoRenew: .off) { $0.isInBillingRetryPeriod = true },
+                        retryEndedTied,
+                    ]), asOf: 35,
+                products: [ProductExpectation(Given.monthly, .expired, access: false)],
+                customer: .equals(.inactive), customerReason: .equals(.expired), diagnostics: [.conflictingSnapshots]),
             DecisionRow(
                 rule: .snapshots,
                 name: "the newest renewal of a chain left out: its renewal info says nothing of the older one",
