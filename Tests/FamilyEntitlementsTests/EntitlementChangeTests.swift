@@ -129,6 +129,12 @@ struct EntitlementChangeTests {
                 .accessGranted(yearly, state: .active),
             ]),
         Row(
+            testDescription: "no access before, none now: never replaced, though another product of the chain gained "
+                + "access (a resubscription to another plan after a lapse)",
+            previous: report([product(monthly, .expired)], ["pro": false]),
+            current: report([product(monthly, .expired), product(yearly, .active)], ["pro": true]),
+            changes: [.entitlementGranted("pro"), .accessGranted(yearly, state: .active)]),
+        Row(
             testDescription: "access lost, not replaced: the other product of the chain had access already",
             previous: report([product(monthly, .active), product(yearly, .active)]),
             current: report([product(monthly, .revoked, revocation: .stated(.refund)), product(yearly, .active)]),

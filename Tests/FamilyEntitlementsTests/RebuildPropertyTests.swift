@@ -247,4 +247,28 @@ struct RebuildPropertyTests {
             #expect(date.evidenceText == date.formatted(.iso8601), "at \(seconds) s since 1970")
         }
     }
+
+    /// The notifications that carried a snapshot are named in one order, whatever the history's: by signedDate, type,
+    /// subtype and notificationUUID, an absent subtype or id before any.
+    @Test("evidence names the notifications that carried a snapshot in one order, an absent subtype first")
+    func evidenceOrdersTheNotificationsThatCarriedASnapshot() {
+        let transaction = Given.subscription("1209", from: 0, to: 30)
+        let resubscribed = Given.notification(.subscribed, .resubscribe, signed: 0, transaction: transaction)
+        var plain = Given.notification(.subscribed, signed: 0, transaction: transaction)
+        plain.notificationUUID = "00000000-0000-4000-8000-000000000001"
+        var anonymous = Given.notification(.subscribed, signed: 0, transaction: transaction)
+        anonymous.notificationUUID = nil
+        let orders = [
+            [resubscribed, plain, anonymous], [anonymous, plain, resubscribed], [plain, resubscribed, anonymous],
+        ]
+        for notifications in orders {
+            let report = rebuildEntitlements(
+                history: History(transactions: [transaction], notifications: notifications), asOf: Given.day(5))
+            let carriers: [NotificationMention] = report.products.flatMap(\.reasons).compactMap {
+                if case .carriedBy(let mention) = $0.fact { mention } else { nil }
+            }
+            #expect(carriers.map(\.subtype) == [nil, nil, .resubscribe])
+            #expect(carriers.map(\.notificationUUID) == [nil, plain.notificationUUID, resubscribed.notificationUUID])
+        }
+    }
 }

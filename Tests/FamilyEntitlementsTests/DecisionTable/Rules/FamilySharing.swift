@@ -98,7 +98,8 @@ extension DecisionRow {
                 ]),
             DecisionRow(
                 rule: .familySharing,
-                name: "two FAMILY_SHARED copies of a non-consumable, the higher id first: the lower transactionId is reported",
+                name: "two FAMILY_SHARED copies of a non-consumable, the higher id first: the lower transactionId is "
+                    + "reported",
                 source: "decision table: the same history always gives the same answer, whatever its order",
                 history: History(transactions: [
                     Given.oneTime("5406", Given.lifetime, type: .nonConsumable, on: 1, ownership: .familyShared),
