@@ -6,8 +6,11 @@ only while the environment variable FAMILYENTITLEMENTS_MUTANT is n; a mutant tha
 incremental build each (about 1.5 s instead of 7 on a 2-core machine). The code a mutant runs is exactly its textual
 version's: the expression or statement it changes is the one switched, nothing around it.
 
-Mutants whose change spans more than one expression, or that the compiler refuses in this form, are left to the
-textual way (`Scripts/mutate.py` applies them one by one). Only the scratch copy is ever changed.
+A hand mutant (any find and replace) is switched the same way where its change stays inside one expression; else the
+whole snippet, where it stands alone as an expression; else the whole statements around it, as a pair of branches
+(`if __mutant(n) { mutated } else { original }`). Each file is parsed with its schemata before the build; a schema
+that leaves it unparsable, or that the compiler refuses, is left to the textual way (`Scripts/mutate.py` applies it
+on its own). Only the scratch copy is ever changed.
 """
 
 import os
@@ -186,9 +189,9 @@ def schema_of_hand(mutant, source, number):
             replacement = source[low:change_start] + replacement + source[change_end:high]
             change_start, change_end = low, high
     # A parenthesised group that is no call's arguments keeps its precedence whatever it holds.
-    group = [index for index, token in enumerate(mutator.tokens) if token.start == change_start]
-    if group and mutator.tokens[group[0]].text == "(" and group[0] > 0:
-        closing, previous = mutator.partner.get(group[0]), mutator.tokens[group[0] - 1]
+    opening = mutator.token_at(change_start)
+    if opening and mutator.tokens[opening].text == "(":
+        closing, previous = mutator.partner.get(opening), mutator.tokens[opening - 1]
         if (closing is not None and mutator.tokens[closing].end == change_end and previous.kind in ("op", "punct")
                 and previous.text not in (")", "]") and is_expression(replacement)):
             return Schema(mutant.id, mutant.file, number, "region", change_start, change_end, replacement)
@@ -262,7 +265,7 @@ def statement_span(mutator, start, end):
 
     def continues(index):
         # The line of token `index` goes on with the line before it; a block's `{` or a case's `:` ends a line.
-        token, previous = tokens[index], tokens[index - 1]
+        previous = tokens[index - 1]
         if previous.text in ("{", ":") and previous.kind == "punct":
             return False
         return mutator.continues(index)

@@ -5,6 +5,32 @@ extension DecisionRow {
     /// The rows of ``DecisionRule/environment``, in the order docs/decision-table.md lists them.
     static let environment: [DecisionRow] = environments + apps
 
+    /// Chain `id` lapsed on day 30 and in its grace period to day 46, with a Production DID_FAIL_TO_RENEW signed on
+    /// day 31, and `early`, a DID_FAIL_TO_RENEW wrapped as Production whose nested contents are another environment's.
+    private static func failedToRenew(_ id: String, early: NotificationPayload) -> History {
+        let failed = Given.subscription(id, from: 0, to: 30)
+        let grace = Given.renewal(id, signed: 30.5) {
+            $0.isInBillingRetryPeriod = true
+            $0.gracePeriodExpiresDate = Given.day(46)
+        }
+        return History(
+            transactions: [failed], renewalInfos: [grace],
+            notifications: [early, Given.notification(.didFailToRenew, .gracePeriod, signed: 31, transaction: failed)])
+    }
+
+    /// The entitlement of `failedToRenew(id, early:)`: in its grace period, the billing issue dated by the Production
+    /// DID_FAIL_TO_RENEW of day 31 alone.
+    private static func billingIssueOnDay31(_ id: String) -> [EntitlementID: EntitlementDecision] {
+        [
+            EntitlementID(Given.monthly): EntitlementDecision(
+                isActive: true, state: .gracePeriod, productId: ProductID(Given.monthly), transactionId: id,
+                originalTransactionId: OriginalTransactionID(id), expiresDate: Given.day(46), willRenew: true,
+                period: .normal, ownership: .purchased, originalPurchaseDate: Given.day(0),
+                latestPurchaseDate: Given.day(0), gracePeriodExpiresDate: Given.day(46),
+                billingIssueDetectedAt: Given.day(31))
+        ]
+    }
+
     /// Rule 9: one environment per rebuild; other environments never grant.
     static let environments: [DecisionRow] = {
         let sandbox = Given.subscription("9001", from: 0, to: 30) { $0.environment = .sandbox }
@@ -101,62 +127,30 @@ extension DecisionRow {
                 name: "a DID_FAIL_TO_RENEW wrapped as Production carrying a Sandbox transaction is no billing issue of "
                     + "the Production chain",
                 source: "apple-facts 1 and 10: nested contents are signed on their own; production refuses sandbox",
-                history: {
-                    let failed = Given.subscription("9010", from: 0, to: 30)
-                    let grace = Given.renewal("9010", signed: 30.5) {
-                        $0.isInBillingRetryPeriod = true
-                        $0.gracePeriodExpiresDate = Given.day(46)
-                    }
-                    let sandboxCopy = Given.subscription("9011", original: "9010", from: 0, to: 30) {
-                        $0.environment = .sandbox
-                    }
-                    return History(
-                        transactions: [failed], renewalInfos: [grace],
-                        notifications: [
-                            Given.notification(.didFailToRenew, .gracePeriod, signed: 30.2, transaction: sandboxCopy),
-                            Given.notification(.didFailToRenew, .gracePeriod, signed: 31, transaction: failed),
-                        ])
-                }(), asOf: 35,
+                history: failedToRenew(
+                    "9010",
+                    early: Given.notification(
+                        .didFailToRenew, .gracePeriod, signed: 30.2,
+                        transaction: Given.subscription("9011", original: "9010", from: 0, to: 30) {
+                            $0.environment = .sandbox
+                        })), asOf: 35,
                 products: [ProductExpectation(Given.monthly, .gracePeriod, access: true)],
-                diagnostics: [.foreignEnvironment],
-                entitlementDecisions: [
-                    EntitlementID(Given.monthly): EntitlementDecision(
-                        isActive: true, state: .gracePeriod, productId: ProductID(Given.monthly), transactionId: "9010",
-                        originalTransactionId: "9010", expiresDate: Given.day(46), willRenew: true, period: .normal,
-                        ownership: .purchased, originalPurchaseDate: Given.day(0), latestPurchaseDate: Given.day(0),
-                        gracePeriodExpiresDate: Given.day(46), billingIssueDetectedAt: Given.day(31))
-                ]),
+                diagnostics: [.foreignEnvironment], entitlementDecisions: billingIssueOnDay31("9010")),
             DecisionRow(
                 rule: .environment,
                 name: "a DID_FAIL_TO_RENEW wrapped as Production carrying only a Sandbox renewal info is no billing "
                     + "issue of the Production chain",
                 source: "apple-facts 1 and 10: nested contents are signed on their own; production refuses sandbox",
-                history: {
-                    let failed = Given.subscription("9012", from: 0, to: 30)
-                    let grace = Given.renewal("9012", signed: 30.5) {
-                        $0.isInBillingRetryPeriod = true
-                        $0.gracePeriodExpiresDate = Given.day(46)
-                    }
-                    let sandboxInfo = Given.renewal("9012", signed: 30.2) {
-                        $0.isInBillingRetryPeriod = true
-                        $0.environment = .sandbox
-                    }
-                    return History(
-                        transactions: [failed], renewalInfos: [grace],
-                        notifications: [
-                            Given.notification(.didFailToRenew, .gracePeriod, signed: 30.2, renewal: sandboxInfo),
-                            Given.notification(.didFailToRenew, .gracePeriod, signed: 31, transaction: failed),
-                        ])
-                }(), asOf: 35,
+                history: failedToRenew(
+                    "9012",
+                    early: Given.notification(
+                        .didFailToRenew, .gracePeriod, signed: 30.2,
+                        renewal: Given.renewal("9012", signed: 30.2) {
+                            $0.isInBillingRetryPeriod = true
+                            $0.environment = .sandbox
+                        })), asOf: 35,
                 products: [ProductExpectation(Given.monthly, .gracePeriod, access: true)],
-                diagnostics: [.foreignEnvironment],
-                entitlementDecisions: [
-                    EntitlementID(Given.monthly): EntitlementDecision(
-                        isActive: true, state: .gracePeriod, productId: ProductID(Given.monthly), transactionId: "9012",
-                        originalTransactionId: "9012", expiresDate: Given.day(46), willRenew: true, period: .normal,
-                        ownership: .purchased, originalPurchaseDate: Given.day(0), latestPurchaseDate: Given.day(0),
-                        gracePeriodExpiresDate: Given.day(46), billingIssueDetectedAt: Given.day(31))
-                ]),
+                diagnostics: [.foreignEnvironment], entitlementDecisions: billingIssueOnDay31("9012")),
             DecisionRow(
                 rule: .environment,
                 name: "a newer snapshot inside a Sandbox notification makes the older Production snapshot untrusted",
