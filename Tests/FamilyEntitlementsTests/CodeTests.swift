@@ -146,4 +146,16 @@ extension CodeTests {
         #expect(known.severity == .error)
         #expect(known.rule == Diagnostic.Code.foreignEnvironment.rule)
     }
+
+    /// A diagnostic code compares by its raw value alone: one read back from JSON, or named with another severity or
+    /// rule, is the code this version defines.
+    @Test("diagnostic codes compare by raw value alone")
+    func diagnosticCodesCompareByRawValue() {
+        let known = Diagnostic.Code.impossibleValue
+        #expect(Diagnostic.Code(rawValue: known.rawValue) == known)
+        #expect(Diagnostic.Code(rawValue: known.rawValue, severity: .warning, rule: .unknownValues) == known)
+        #expect(Diagnostic.Code(rawValue: "no_such_code") != known)
+        let codes = Diagnostic.Code.known + [Diagnostic.Code(rawValue: known.rawValue)]
+        #expect(Set(codes).count == Diagnostic.Code.known.count)
+    }
 }

@@ -182,6 +182,19 @@ struct LedgerTests {
         #expect(ledger.absorb(Self.subscribed).code == "conflicting")
     }
 
+    /// A signed string without its decoded contents beside it is kept as it came: the ledger drops only what it holds
+    /// in another form.
+    @Test func signedStringWithoutItsContentsIsKept() throws {
+        var notification = Self.subscribed
+        notification.data?.transactionInfo = nil
+        notification.data?.signedTransactionInfo = "eyJhbGciOiJFUzI1NiJ9.e30.c2ln"
+        var ledger = CustomerLedger()
+        ledger.absorb(notification)
+        let stored = try #require(ledger.notifications.first)
+        #expect(stored.data?.signedTransactionInfo == "eyJhbGciOiJFUzI1NiJ9.e30.c2ln")
+        #expect(stored == notification)
+    }
+
     @Test func storeKitJSONRepresentation() throws {
         var ledger = CustomerLedger()
         let json = try Self.bought.jsonData()

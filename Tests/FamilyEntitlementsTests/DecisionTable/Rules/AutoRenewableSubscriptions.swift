@@ -95,6 +95,26 @@ extension DecisionRow {
                 ]),
             DecisionRow(
                 rule: .autoRenewableSubscriptions,
+                name: "two EXPIRED of one period: the first ends the grace period, a later one does not postpone it",
+                source: "apple-facts 7 and 10: EXPIRED ends access; a notification takes effect when it is signed",
+                history: History(
+                    transactions: [first, second], renewalInfos: [inGrace],
+                    notifications: [
+                        Given.notification(.expired, .billingRetry, signed: 62, transaction: second),
+                        Given.notification(.expired, .billingRetry, signed: 66, transaction: second),
+                    ]), asOf: 64,
+                products: [
+                    ProductExpectation(Given.monthly, .expired, access: false) {
+                        $0.reasons = [
+                            Reason(
+                                .autoRenewableSubscriptions,
+                                .endedByNotification(
+                                    Given.mention(.expired, .billingRetry, signed: 62), signed: Given.day(62)))
+                        ]
+                    }
+                ]),
+            DecisionRow(
+                rule: .autoRenewableSubscriptions,
                 name: "GRACE_PERIOD_EXPIRED ends the grace period: billing retry goes on without access",
                 source: "apple-facts 3 and 7: GRACE_PERIOD_EXPIRED, billing retry goes on",
                 history: History(

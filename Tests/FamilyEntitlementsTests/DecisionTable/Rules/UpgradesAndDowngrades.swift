@@ -30,7 +30,15 @@ extension DecisionRow {
                 source: "apple-facts 8: an upgrade takes effect at once",
                 history: History(transactions: [basic, upgrade]), asOf: 10,
                 products: [
-                    ProductExpectation(Given.basic, .upgraded, access: false),
+                    ProductExpectation(Given.basic, .upgraded, access: false) {
+                        $0.reasons = [
+                            Reason(
+                                .upgradesAndDowngrades,
+                                .replaced(
+                                    transactionId: "3001", at: Given.day(10), by: "3002",
+                                    productId: ProductID(Given.monthly)))
+                        ]
+                    },
                     ProductExpectation(Given.monthly, .active, access: true),
                 ]),
             DecisionRow(
@@ -40,7 +48,13 @@ extension DecisionRow {
                 history: History(transactions: [
                     Given.subscription("3001", Given.basic, from: 0, to: 30, signed: 10) { $0.isUpgraded = true }
                 ]), asOf: 15,
-                products: [ProductExpectation(Given.basic, .upgraded, access: false)]),
+                products: [
+                    ProductExpectation(Given.basic, .upgraded, access: false) {
+                        $0.reasons = [
+                            Reason(.upgradesAndDowngrades, .markedUpgraded(transactionId: "3001", from: Given.day(10)))
+                        ]
+                    }
+                ]),
             DecisionRow(
                 rule: .upgradesAndDowngrades,
                 name: "isUpgraded has no effect before the signedDate of the snapshot that carries it",
@@ -50,6 +64,15 @@ extension DecisionRow {
                     Given.subscription("3001", Given.basic, from: 0, to: 30, signed: 10) { $0.isUpgraded = true }
                 ]), asOf: 5,
                 products: [ProductExpectation(Given.basic, .active, access: true)]),
+            DecisionRow(
+                rule: .upgradesAndDowngrades,
+                name: "isUpgraded signed after the transaction expired: between the two it expired, not upgraded",
+                source:
+                    "apple-facts 8: the old transaction gets isUpgraded; a snapshot says nothing before it is signed",
+                history: History(transactions: [
+                    Given.subscription("3001", Given.basic, from: 0, to: 30, signed: 40) { $0.isUpgraded = true }
+                ]), asOf: 35,
+                products: [ProductExpectation(Given.basic, .expired, access: false)]),
             DecisionRow(
                 rule: .upgradesAndDowngrades,
                 name: "downgrade before it takes effect: the higher product keeps access to its expiresDate",
