@@ -117,11 +117,17 @@ struct ByteLimit: ArgumentValue {
 
 /// The value of `--kind`: the names `decode` prints as `kind`.
 struct DocumentKindArgument: ArgumentValue {
-    var kind: AppStoreDocument.Kind
+    /// The App Store document named, or nil for `ledger`: a stored `CustomerLedger` (docs/ledger.md).
+    var kind: AppStoreDocument.Kind?
+    var isLedger: Bool { kind == nil }
 
     init(argument text: String, option: String) throws(UsageError) {
+        if text == "ledger" {
+            self.kind = nil
+            return
+        }
         guard let kind = AppStoreDocument.Kind(rawValue: text) else {
-            let names = AppStoreDocument.Kind.allCases.map(\.rawValue)
+            let names = AppStoreDocument.Kind.allCases.map(\.rawValue) + ["ledger"]
             let nearest = ArgumentParser.nearest(to: text, among: names).map { "; did you mean \($0)?" } ?? ""
             throw UsageError(
                 "\(option) takes one of \(names.joined(separator: ", ")), not \"\(TerminalText.escaped(text))\""

@@ -30,7 +30,8 @@ enum CommandLineTool {
             "--kind", "NAME",
             "Read FILE as this kind of document rather than recognising it: transaction, renewalInfo, "
                 + "appTransaction, notification, transactionHistory, subscriptionStatuses, notificationRequestBody, "
-                + "transactionInfo, notificationHistory, renewalExtension."),
+                + "transactionInfo, notificationHistory, renewalExtension; or ledger, a stored CustomerLedger "
+                + "(a document with \"version\" is read as one without it)."),
         OptionSpec(
             "--max-input-bytes", "N",
             "Refuse a FILE, catalog or standard input of more than N bytes (default 67108864, 64 MiB)."),

@@ -5,7 +5,11 @@ import Foundation
 enum DecodeCommand {
     static func run(_ arguments: ParsedArguments) throws {
         let limit = try arguments.value("--max-input-bytes", as: ByteLimit.self)?.bytes ?? Input.defaultLimit
-        let kind = try arguments.value("--kind", as: DocumentKindArgument.self)?.kind
+        let kindArgument = try arguments.value("--kind", as: DocumentKindArgument.self)
+        if kindArgument?.isLedger == true {
+            throw UsageError("decode prints App Store documents; a ledger is read by rebuild, explain and reconcile")
+        }
+        let kind = kindArgument?.kind
         guard let path = arguments.positionals.first else {
             throw UsageError("decode takes one FILE, or - for standard input")
         }

@@ -20,7 +20,8 @@ enum RebuildCommand {
 
     static func run(_ arguments: ParsedArguments, explain: Bool) throws {
         let limit = try arguments.value("--max-input-bytes", as: ByteLimit.self)?.bytes ?? Input.defaultLimit
-        let kind = try arguments.value("--kind", as: DocumentKindArgument.self)?.kind
+        let kindArgument = try arguments.value("--kind", as: DocumentKindArgument.self)
+        let kind = kindArgument?.kind
         let rebuildFormat = explain ? nil : try arguments.value("--format", as: RebuildFormat.self)
         let explainFormat = explain ? try arguments.value("--format", as: ExplainFormat.self) : nil
         var decision = try Decision(arguments, limit: limit)
@@ -28,7 +29,8 @@ enum RebuildCommand {
         if let path = arguments.positionals.first {
             let data = try Input.read(path, limit: limit)
             let decoded = try DocumentKind.decode { () throws(PayloadDecodingError) in
-                try History.decodeUnverified(data, as: kind)
+                try kindArgument?.isLedger == true
+                    ? History.decodeUnverifiedLedger(data) : History.decodeUnverified(data, as: kind)
             }
             if decoded.unverifiedJWSCount > 0 {
                 Output.error(
@@ -40,7 +42,7 @@ enum RebuildCommand {
             }
             history = decoded.history
         } else {
-            guard kind == nil else { throw UsageError("--kind names the kind of FILE; give a FILE") }
+            guard kindArgument == nil else { throw UsageError("--kind names the kind of FILE; give a FILE") }
             let scenario = try DemoScenario.load()
             history = scenario.history
             decision.asOf = decision.asOf ?? scenario.asOf

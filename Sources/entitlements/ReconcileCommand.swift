@@ -131,6 +131,7 @@ enum ReconcileCommand {
             }
             let customer = id
             if let shard = settings.shard, !shard.contains(customer) { return Outcome(kind: .skipped, text: "") }
+            try object.refuseUnknown(known: ["customer", "history"], of: "a reconcile line")
             let historyBytes = try object.value("history", in: bytes)
             guard historyBytes.first == UInt8(ascii: "{") else {
                 throw PayloadDecodingError(

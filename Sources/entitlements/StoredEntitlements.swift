@@ -24,6 +24,7 @@ struct StoredEntitlements: Sendable {
                 let object = try TopLevelObject(bytes)
                 let customer = try object.string("customer", in: bytes)
                 if let shard, !shard.contains(customer) { continue }
+                try object.refuseUnknown(known: ["customer", "entitlements"], of: "a --stored line")
                 let entitlements = try Self.entitlements(object.value("entitlements", in: bytes))
                 guard indices[customer] == nil else {
                     throw PayloadDecodingError(

@@ -147,6 +147,31 @@ struct CommandLineTests {
             name: "not JSON: bad input 1", arguments: ["rebuild", "-"], input: "{", status: 1,
             standardError: "malformed_json"),
         ExitCase(
+            name: "a history whose REVOKE sits under a misspelt key: bad input 1 naming the key, never a grant",
+            arguments: ["rebuild", "-", "--as-of", "1770000000000"],
+            input: #"{"transactions": [], "notifcations": [{"notificationType": "REVOKE"}]}"#, status: 1,
+            standardError: "unknown_key at notifcations"),
+        ExitCase(
+            name: "a ledger of a later version: bad input 1, unsupported_version, whatever keys it added",
+            arguments: ["rebuild", "-", "--as-of", "1770000000000"],
+            input: #"{"version": 99, "transactions": [], "revocations": []}"#, status: 1,
+            standardError: "unsupported_version"),
+        ExitCase(
+            name: "a ledger whose version is not a number: bad input 1", arguments: ["explain", "-"],
+            input: #"{"version": "x", "transactions": []}"#, status: 1, standardError: "wrong_type at version"),
+        ExitCase(
+            name: "a version 1 ledger holding statuses: bad input 1, unknown_key",
+            arguments: ["rebuild", "-", "--as-of", "1770000000000"],
+            input: #"{"version": 1, "subscriptionStatuses": []}"#, status: 1,
+            standardError: "unknown_key at subscriptionStatuses"),
+        ExitCase(
+            name: "--kind ledger of a document without version: bad input 1, the version missing",
+            arguments: ["rebuild", "-", "--kind", "ledger", "--as-of", "1770000000000"],
+            input: #"{"transactions": []}"#, status: 1, standardError: "version"),
+        ExitCase(
+            name: "decode --kind ledger: usage error 2, decode prints App Store documents",
+            arguments: ["decode", "-", "--kind", "ledger"], input: "{}", status: 2, standardError: "ledger"),
+        ExitCase(
             name: "decode of a truncated JWS: bad input 1", arguments: ["decode", "-"],
             input: "eyJhbGciOiJFUzI1NiJ9.e30",
             status: 1, standardError: "malformed_jws"),
@@ -158,6 +183,22 @@ struct CommandLineTests {
             input: "eyJhbGciOiJFUzI1NiJ9.eyJ0cmFuc2FjdGlvbklkIjoiMSIsInByb2R1Y3RJZCI6InAifQ.c2ln", status: 0,
             standardError: "NOT verified"),
     ]
+
+    /// A stored ledger is read as one, by its `version` or by `--kind ledger`; a notification's own `version` does not
+    /// make it one.
+    @Test("a ledger is read as a ledger, named or recognised")
+    func ledgerInput() throws {
+        let ledger = Data(#"{"version": 1, "transactions": []}"#.utf8)
+        for kind in [[], ["--kind", "ledger"]] {
+            let result = try EntitlementsTool.run(
+                ["rebuild", "-", "--as-of", "1770000000000", "--format", "json"] + kind, input: ledger)
+            #expect(result.status == 0, "\(kind): \(result.standardError)")
+            #expect(result.standardOutput.contains(#""customerStatus":"new""#), "\(kind): \(result.standardOutput)")
+        }
+        let notification = Data(#"{"notificationType": "TEST", "version": "2.0", "signedDate": 1770000000000}"#.utf8)
+        let result = try EntitlementsTool.run(["rebuild", "-", "--as-of", "1770000000000"], input: notification)
+        #expect(result.status == 0, "\(result.standardError)")
+    }
 
     @Test(arguments: exitCases)
     func exitStatus(_ row: ExitCase) throws {

@@ -89,6 +89,28 @@ struct HistoryFileCase: CustomTestStringConvertible, Sendable {
         .init(
             "history object, a wrong type before a syntax error -> malformed_json, the syntax first",
             #"{"transactions":[{"price":"x"}],"renewalInfos":[,]}"#, .error(.malformedJSON, path: "")),
+        .init(
+            "history object, a misspelt notifications key -> unknown_key naming it, never a history without it",
+            #"{"transactions":[\#(transaction)],"notifcations":[{"notificationType":"REVOKE"}]}"#,
+            .error(.unknownKey, path: "notifcations", messageContains: "a history has no key \"notifcations\"")),
+        .init(
+            "history object, a key in another case -> unknown_key naming it",
+            #"{"Notifications":[],"transactions":[]}"#, .error(.unknownKey, path: "Notifications")),
+        .init(
+            "a stored ledger (it has version) -> the history it holds",
+            #"{"version":1,"transactions":[\#(transaction)]}"#, .history(transactions: 1)),
+        .init(
+            "a ledger of a version this release does not know -> unsupported_version, never a history",
+            #"{"version":99,"transactions":[],"revocations":[]}"#, .error(.unsupportedVersion, path: "version")),
+        .init(
+            "a ledger whose version is not a number -> wrong_type at version", #"{"version":"x","transactions":[]}"#,
+            .error(.wrongType, path: "version")),
+        .init(
+            "a version 1 ledger holding statuses, which came in version 2 -> unknown_key",
+            #"{"version":1,"subscriptionStatuses":[]}"#, .error(.unknownKey, path: "subscriptionStatuses")),
+        .init(
+            "a ledger with a misspelt notifications key -> unknown_key naming it",
+            #"{"version":2,"notifcations":[]}"#, .error(.unknownKey, path: "notifcations")),
     ]
 }
 
@@ -111,6 +133,21 @@ struct HistoryDecodingTests {
                 #expect(error.message.contains(messageContains), "\(error.message)")
             }
         }
+    }
+
+    /// The history is the library's own document: an unknown key is refused on both decoding paths, never read as a
+    /// history without what it held; Apple's payloads inside it stay lenient.
+    @Test("an unknown key in a history is unknown_key on both decoding paths; one in a payload is ignored")
+    func unknownKeysInAHistory() throws {
+        let misspelt = Data(#"{"transactions":[],"notifcations":[{"notificationType":"REVOKE"}]}"#.utf8)
+        let fast = try #require(decodingError { try History(jsonData: misspelt) }, "decoded without error")
+        #expect(fast.code == .unknownKey, "\(fast)")
+        #expect(fast.path == "notifcations", "\(fast)")
+        let reference = try #require(
+            decodingError { try PayloadJSON.decode(History.self, from: misspelt) }, "decoded without error")
+        #expect(reference == fast)
+        let lenient = Data(#"{"transactions":[{"transactionId":"1","fieldAppleAddsNextYear":true}]}"#.utf8)
+        #expect(try History(jsonData: lenient).transactions.map(\.transactionId) == ["1"])
     }
 
     /// A kind named for the document (`--kind`) is how it is read, even where it looks like a bare array.

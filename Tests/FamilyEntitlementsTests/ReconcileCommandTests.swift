@@ -203,6 +203,37 @@ struct ReconcileCommandTests {
         #expect(try String(contentsOf: target, encoding: .utf8).hasPrefix("{\"subscribers\":0,"))
     }
 
+    @Test("a line with a key the tool does not know, or its history with one, is an error line naming it")
+    func unknownKeysInLines() throws {
+        let input =
+            #"{"customer": "typo", "history": {}, "histroy": {"notifications": []}}"# + "\n"
+            + #"{"customer": "inner", "history": {"transactions": [], "notifcations": []}}"# + "\n"
+            + #"{"customer": "fine", "history": {}}"# + "\n"
+        let result = try Self.reconcile(["--as-of", Self.instant], input: input)
+        #expect(result.status == 1)
+        let objects = try Self.objects(result.standardOutput)
+        #expect(objects.map { $0["customer"] as? String } == ["typo", "inner", "fine"])
+        let typo = try #require(objects[0]["error"] as? [String: Any])
+        #expect(typo["code"] as? String == "unknown_key")
+        #expect(typo["path"] as? String == "histroy")
+        let inner = try #require(objects[1]["error"] as? [String: Any])
+        #expect(inner["code"] as? String == "unknown_key")
+        #expect(inner["path"] as? String == "history.notifcations")
+        #expect(objects[2]["report"] != nil)
+    }
+
+    @Test("a --stored line with a key the tool does not know stops the run, naming the line and the key")
+    func unknownKeyInAStoredLine() throws {
+        let stored = #"{"customer": "one", "entitlements": {}, "entitlement": {"premium": true}}"# + "\n"
+        let storedFile = try EntitlementsTool.temporaryFile(Data(stored.utf8), named: "stored.ndjson")
+        defer { try? FileManager.default.removeItem(at: storedFile.deletingLastPathComponent()) }
+        let input = #"{"customer": "one", "history": {}}"# + "\n"
+        let result = try Self.reconcile(["--as-of", Self.instant, "--stored", storedFile.path], input: input)
+        #expect(result.status != 0)
+        #expect(result.standardError.contains("line 1"), "\(result.standardError)")
+        #expect(result.standardError.contains("unknown_key at entitlement"), "\(result.standardError)")
+    }
+
     @Test("a line longer than --max-line-bytes is an error line and the next line is read")
     func longLine() throws {
         let input =

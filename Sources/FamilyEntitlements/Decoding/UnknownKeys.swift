@@ -14,11 +14,25 @@ enum UnknownKeys {
     /// Throws `unknown_key` at the path of the first key, in sorted order, that is not among `known`.
     static func refuse(in decoder: any Decoder, known: Set<String>, of what: String) throws {
         let container = try decoder.container(keyedBy: AnyKey.self)
-        let unknown = container.allKeys.map(\.stringValue).filter { !known.contains($0) }.sorted()
-        guard let first = unknown.first else { return }
+        guard let first = firstUnknown(container.allKeys.map(\.stringValue), known: known) else { return }
         throw DecodingError.dataCorruptedError(
             forKey: AnyKey(stringValue: first), in: container,
-            debugDescription: "\(PayloadDecodingError.Code.unknownKey): \(what) has no key \"\(first)\"; it takes "
-                + known.sorted().map { "\"\($0)\"" }.joined(separator: ", "))
+            debugDescription: "\(PayloadDecodingError.Code.unknownKey): " + message(first, known: known, of: what))
+    }
+
+    /// The same check over the keys of a top-level object read without a `Decoder`: `unknown_key` at the first key, in
+    /// sorted order, that is not among `known`, with the message `refuse(in:known:of:)` gives.
+    static func refuse(_ keys: some Sequence<String>, known: Set<String>, of what: String) throws(PayloadDecodingError)
+    {
+        guard let first = firstUnknown(keys, known: known) else { return }
+        throw PayloadDecodingError(code: .unknownKey, path: first, message: message(first, known: known, of: what))
+    }
+
+    private static func firstUnknown(_ keys: some Sequence<String>, known: Set<String>) -> String? {
+        keys.filter { !known.contains($0) }.min()
+    }
+
+    private static func message(_ key: String, known: Set<String>, of what: String) -> String {
+        "\(what) has no key \"\(key)\"; it takes " + known.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
     }
 }

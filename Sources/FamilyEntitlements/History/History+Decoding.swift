@@ -20,9 +20,11 @@ extension History {
     /// Reads any history document, decoding JWS strings in it WITHOUT checking their signatures.
     ///
     /// Accepts a history object `{"transactions": [...], "renewalInfos": [...], "notifications": [...],
-    /// "subscriptionStatuses": [...]}` (every key optional; a notification's `data.transactionInfo`/`data.renewalInfo`
+    /// "subscriptionStatuses": [...]}` (every key optional, and no other: the history is the library's own document, so
+    /// an unknown key is `unknown_key`; a notification's `data.transactionInfo`/`data.renewalInfo`
     /// may hold decoded objects in place of the signed strings; beside a signed string they are ignored and reported in
-    /// `warnings`), a bare JSON array of decoded transactions, one decoded transaction, renewal info or notification,
+    /// `warnings`), a stored `CustomerLedger` (an object with `version` beside a history's keys, or beside no key of a
+    /// notification, read as `decodeUnverifiedLedger(_:)` reads it), a bare JSON array of decoded transactions, one decoded transaction, renewal info or notification,
     /// or an App Store Server API body (Get Transaction History, Get All Subscription Statuses, a notification body
     /// with `signedPayload`). Every form is read as strictly as a payload: RFC 8259 JSON in UTF-8 (no trailing commas,
     /// no UTF-16), with errors naming the JSON path, such as `transactions[3].price`, or the byte offset of malformed
@@ -37,9 +39,12 @@ extension History {
         }
         if kind == nil, !AppStoreDocument.isCompactJWS(bytes) {
             let keys = try AppStoreDocument.topLevelKeys(of: bytes)
-            if !keys.isDisjoint(with: ["transactions", "renewalInfos", "notifications", "subscriptionStatuses"]) {
-                return try decodeHistoryObject(bytes)
+            // A notification has a `version` too ("2.0"), beside keys of its own: `version` makes a ledger only beside
+            // a history's keys, or beside no key a notification has.
+            if keys.contains("version"), !keys.isDisjoint(with: keyNames) || keys.isDisjoint(with: notificationKeys) {
+                return try decodeUnverifiedLedger(bytes)
             }
+            if !keys.isDisjoint(with: keyNames) { return decodingNestedPayloads(of: try History(jsonData: bytes)) }
         }
         var count = 0
         var warnings: [PayloadDecodingWarning] = []
@@ -88,8 +93,26 @@ extension History {
         return UnverifiedDecoding(history: history, unverifiedJWSCount: count, warnings: warnings)
     }
 
-    private static func decodeHistoryObject(_ bytes: Data) throws(PayloadDecodingError) -> UnverifiedDecoding {
-        var history = try History(jsonData: bytes)
+    /// The keys of a decoded notification other than `version`, which a ledger has too.
+    private static let notificationKeys = Set(NotificationPayload.CodingKeys.allCases.map(\.rawValue)).subtracting([
+        "version"
+    ])
+
+    /// Reads a stored `CustomerLedger` (docs/ledger.md) as the history it holds, decoding JWS strings in its
+    /// notifications WITHOUT checking their signatures.
+    ///
+    /// The ledger's own decoder reads it: `version` is required, a version this release does not know is
+    /// `unsupported_version`, and a key the version does not have is `unknown_key`, so that a ledger of a later release
+    /// is refused rather than read without what it holds. `decodeUnverified(_:as:)` reads this way any object with
+    /// `version` beside a history's keys, or beside no key a decoded notification has.
+    public static func decodeUnverifiedLedger(_ data: some DataProtocol) throws(PayloadDecodingError)
+        -> UnverifiedDecoding
+    {
+        decodingNestedPayloads(of: try CustomerLedger(jsonData: data).history)
+    }
+
+    private static func decodingNestedPayloads(of history: History) -> UnverifiedDecoding {
+        var history = history
         var count = 0
         var warnings: [PayloadDecodingWarning] = []
         for index in history.notifications.indices {

@@ -7,10 +7,11 @@
 /// Fast decoding of the library's history file, member for member as `init(from:)` reads it.
 extension History {
     /// Decodes `{"transactions": [...], "renewalInfos": [...], "notifications": [...], "subscriptionStatuses": [...]}`
-    /// (every key optional) in one pass, with the same
+    /// (every key optional, and no other: an unknown key is `unknown_key` naming it) in one pass, with the same
     /// results as `JSONDecoder` (see `AppStorePayload`); errors name the JSON path, such as `transactions[3].price`.
     public init(jsonData: some DataProtocol) throws(PayloadDecodingError) {
         try self.init(fastJSONData: jsonData)
+        try UnknownKeys.refuse(AppStoreDocument.topLevelKeys(of: Data(jsonData)), known: Self.keyNames, of: "a history")
     }
 
     /// Decodes a bare JSON array of decoded transactions in one pass, as strictly as a history object; errors name

@@ -48,7 +48,14 @@ extension History: Codable {
         case transactions, renewalInfos, notifications, subscriptionStatuses
     }
 
+    /// The names of the history document's keys.
+    static let keyNames = Set(CodingKeys.allCases.map(\.rawValue))
+
+    /// Reads the library's history document. Like a catalog or a ledger it is the library's own, so a key it does not
+    /// know (a misspelt `"notifcations"`) is `unknown_key` naming it, never a history read without what it held;
+    /// Apple's payloads inside it stay lenient.
     public init(from decoder: any Decoder) throws {
+        try UnknownKeys.refuse(in: decoder, known: Self.keyNames, of: "a history")
         let container = try decoder.container(keyedBy: CodingKeys.self)
         transactions = try container.decodeIfPresent([TransactionPayload].self, forKey: .transactions) ?? []
         renewalInfos = try container.decodeIfPresent([RenewalInfoPayload].self, forKey: .renewalInfos) ?? []

@@ -20,7 +20,7 @@ extension CustomerLedger: Codable {
     /// that nothing stored is silently dropped. Entries are Apple's payloads as `AppStorePayload` decodes them:
     /// values Apple may extend keep their raw values.
     public init(from decoder: any Decoder) throws {
-        try UnknownKeys.refuse(in: decoder, known: Set(CodingKeys.allCases.map(\.rawValue)), of: "a customer ledger")
+        // The version first: a later release's ledger is `unsupported_version` whatever keys it added.
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let version = try container.decode(Int.self, forKey: .version)
         guard (1...Self.currentVersion).contains(version) else {
@@ -29,6 +29,7 @@ extension CustomerLedger: Codable {
                 debugDescription: "\(PayloadDecodingError.Code.unsupportedVersion): version \(version) was written by "
                     + "a later release; this one reads versions 1 to \(Self.currentVersion)")
         }
+        try UnknownKeys.refuse(in: decoder, known: Set(CodingKeys.allCases.map(\.rawValue)), of: "a customer ledger")
         if version < 2, container.contains(.subscriptionStatuses) {
             throw DecodingError.dataCorruptedError(
                 forKey: .subscriptionStatuses, in: container,
