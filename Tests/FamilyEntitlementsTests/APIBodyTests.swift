@@ -161,6 +161,13 @@ struct APIBodyTests {
         #expect(decoded.history.transactions == [])
     }
 
+    @Test("a notification body without its signed payload counts none, and holds no notification")
+    func notificationBodyWithoutSignedPayload() throws {
+        let decoded = try History.decodeUnverified(Data(#"{"signedPayload":null}"#.utf8), as: .notificationRequestBody)
+        #expect(decoded.unverifiedJWSCount == 0)
+        #expect(decoded.history.notifications == [])
+    }
+
     @Test("a renewal-date extension response keeps success and effectiveDate, and is no history")
     func renewalExtension() throws {
         let data = try FixtureFiles.data("APIResponses/ExtendRenewalDate.json")

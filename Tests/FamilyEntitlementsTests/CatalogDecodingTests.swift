@@ -63,6 +63,7 @@ struct CatalogDecodingTests {
     @Test func toolRefusesHistoryPassedAsCatalog() throws {
         let history = #"{"transactions": [{"transactionId": "1", "originalTransactionId": "1"}]}"#
         let file = try EntitlementsTool.temporaryFile(Data(history.utf8), named: "history-as-catalog.json")
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let result = try EntitlementsTool.run([
             "rebuild", file.path, "--as-of", "1770000000000", "--catalog", file.path,
         ])

@@ -103,6 +103,10 @@ struct HistoryFileCase: CustomTestStringConvertible, Sendable {
             "a ledger of a version this release does not know -> unsupported_version, never a history",
             #"{"version":99,"transactions":[],"revocations":[]}"#, .error(.unsupportedVersion, path: "version")),
         .init(
+            "a later ledger with a history's key beside a key a notification has -> a ledger, unsupported_version",
+            #"{"version":99,"transactions":[],"notificationType":"REVOKE"}"#,
+            .error(.unsupportedVersion, path: "version")),
+        .init(
             "a ledger whose version is not a number -> wrong_type at version", #"{"version":"x","transactions":[]}"#,
             .error(.wrongType, path: "version")),
         .init(
@@ -158,6 +162,17 @@ struct HistoryDecodingTests {
         let error = try #require(
             decodingError { try History.decodeUnverified(data, as: .transactionHistory) }, "read as an array")
         #expect(error.code == .wrongType, "\(error)")
+    }
+
+    /// A kind named for the document is how it is read, even where its keys look like a history's or a ledger's.
+    @Test("an object read as a named kind is that kind's document, not a history or a ledger")
+    func namedKindOverridesTheObjectKeys() throws {
+        for json in [#"{"transactions":[],"transactionId":"7"}"#, #"{"version":1,"transactionId":"7"}"#] {
+            let data = Data(json.utf8)
+            #expect(decodingError { try History.decodeUnverified(data) } != nil, "\(json) read as a history or ledger")
+            let named = try History.decodeUnverified(data, as: .transaction).history
+            #expect(named.transactions.map(\.transactionId) == ["7"], "\(json)")
+        }
     }
 
     struct ScenarioCase: CustomTestStringConvertible, Sendable {
