@@ -26,6 +26,7 @@ enum RebuildCommand {
         let explainFormat = explain ? try arguments.value("--format", as: ExplainFormat.self) : nil
         var decision = try Decision(arguments, limit: limit)
         let history: History
+        var warnings: [PayloadDecodingWarning] = []
         if let path = arguments.positionals.first {
             let data = try Input.read(path, limit: limit)
             let decoded = try DocumentKind.decode { () throws(PayloadDecodingError) in
@@ -41,6 +42,7 @@ enum RebuildCommand {
                 Output.error("entitlements: warning: \(warning)")
             }
             history = decoded.history
+            warnings = decoded.warnings
         } else {
             guard kindArgument == nil else { throw UsageError("--kind names the kind of FILE; give a FILE") }
             let scenario = try DemoScenario.load()
@@ -53,7 +55,7 @@ enum RebuildCommand {
         }
         let report = rebuildEntitlements(
             history: history, asOf: decision.asOf ?? Date(), environment: decision.environment,
-            catalog: decision.catalog)
+            catalog: decision.catalog, decodingWarnings: warnings)
         switch (rebuildFormat, explainFormat) {
         case (.json, _), (_, .json):
             try Output.print(try ReportView.contractJSON(report))

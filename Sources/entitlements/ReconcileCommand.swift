@@ -138,16 +138,22 @@ enum ReconcileCommand {
                     code: .wrongType, path: "history",
                     message: "\"history\" must be an object {\"transactions\", \"renewalInfos\", \"notifications\"}")
             }
-            let history: History
+            let decoded: History.UnverifiedDecoding
             do {
                 // `{}` is the history of a customer with nothing yet, which the document recogniser cannot name.
                 let isEmpty = historyBytes.dropFirst().first { !Input.isJSONWhitespace($0) } == UInt8(ascii: "}")
-                history = isEmpty ? History() : try History.decodeUnverified(historyBytes).history
+                decoded =
+                    isEmpty
+                    ? History.UnverifiedDecoding(history: History(), unverifiedJWSCount: 0)
+                    : try History.decodeUnverified(historyBytes)
             } catch {
                 throw error.nested(under: "history")
             }
+            let history = decoded.history
+            // What reading the line noticed is in its report, with the path in the line.
             let report = rebuildEntitlements(
-                history: history, asOf: settings.asOf, environment: settings.environment, catalog: settings.catalog)
+                history: history, asOf: settings.asOf, environment: settings.environment, catalog: settings.catalog,
+                decodingWarnings: decoded.warnings.map { $0.nested(under: "history") })
             let json = try ReportView.contractJSON(report)
             let granted = ReportView.granted(report)
             var text = "{\"customer\":\(JSONText.string(customer)),\"report\":\(json)"

@@ -15,6 +15,10 @@ extension History {
         /// What decoding set aside without refusing the file, such as unsigned contents beside a signed string
         /// (`unsigned_contents_ignored`), with paths in the file; a tool shows them, a service logs them.
         public var warnings: [PayloadDecodingWarning] = []
+
+        public init(history: History, unverifiedJWSCount: Int, warnings: [PayloadDecodingWarning] = []) {
+            (self.history, self.unverifiedJWSCount, self.warnings) = (history, unverifiedJWSCount, warnings)
+        }
     }
 
     /// Reads any history document, decoding JWS strings in it WITHOUT checking their signatures.

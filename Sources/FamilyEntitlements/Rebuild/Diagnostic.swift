@@ -54,7 +54,7 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
             unknownNotificationSubtype, unknownOwnership, unknownProductType, unknownRevocationType,
             unknownRevocationReason, unknownOfferType, unknownAutoRenewStatus, familySharedConsumable,
             familySharedNonRenewing, missingDuration, appleStatusDisagrees, missingExpiresDate, unexpectedRevoke,
-            inexactPrice,
+            inexactPrice, undecodableSignedString, unsignedContentsIgnored,
         ]
 
         /// An entry of another environment than the rebuild's; it never grants.
@@ -142,6 +142,15 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
         /// A REVOKE notification about a transaction that is not FAMILY_SHARED.
         public static let unexpectedRevoke = Code(
             rawValue: "unexpected_revoke", severity: .warning, rule: .revocationCause)
+        /// A signed string of the input that could not be decoded (`PayloadDecodingWarning`'s code of that name, at
+        /// its JSON path): an entry that could not be read, which might have named any chain, so nothing grants and
+        /// the customer is inactive with reason `undetermined`.
+        public static let undecodableSignedString = Code(
+            rawValue: "undecodable_signed_string", severity: .error, rule: .unknownValues)
+        /// Decoded contents of the input written beside a signed string (`PayloadDecodingWarning`'s code of that
+        /// name, at its JSON path): ignored, the signed string decided.
+        public static let unsignedContentsIgnored = Code(
+            rawValue: "unsigned_contents_ignored", severity: .warning, rule: .unknownValues)
         /// A price whose currency is unknown or whose amount is not whole minor units.
         public static let inexactPrice = Code(
             rawValue: "inexact_price", severity: .warning, rule: .unknownValues)

@@ -13,7 +13,7 @@ extension Reason.Fact {
             reported
         case .carriedBy, .endedByNotification, .billingRetryOver, .gracePeriodEndedByNotification, .missingDuration,
             .lasts, .unknownTypeUnbounded, .unknownTypeBounded, .noneGrants, .autoRenewOff, .revokedByNotification,
-            .text:
+            .unreadEntries, .text:
             nil
         }
     }

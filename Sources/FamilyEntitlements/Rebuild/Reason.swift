@@ -80,6 +80,9 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
         /// A REVOKE notification without revocationDate revoked the chain as purchased up to its signedDate.
         case revokedByNotification(
             NotificationMention, signed: Date, originalTransactionId: OriginalTransactionID, cause: RevocationCause)
+        /// Entries of the history could not be read (the JSON paths of `History.decodeUnverified`'s warnings): any of
+        /// them might have ended the access, so the product grants nothing.
+        case unreadEntries(paths: [String])
         /// Evidence read back from its words (a decoded report), no longer as data.
         case text(String)
     }
@@ -169,6 +172,10 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
         case .revokedByNotification(let mention, let signed, let originalId, let cause):
             return "rule 7: \(mention.name) signed \(signed.evidenceText) carries no revocationDate; it revokes "
                 + "original transaction \(originalId) as purchased up to then, cause inferred as \(cause.rawValue)"
+        case .unreadEntries(let paths):
+            return "rule 10: the history holds \(paths.count == 1 ? "an entry" : "\(paths.count) entries") that could "
+                + "not be read (\(paths.joined(separator: ", "))); it might have revoked or ended this access, so it "
+                + "grants nothing: undetermined"
         case .text(let text):
             return text
         }

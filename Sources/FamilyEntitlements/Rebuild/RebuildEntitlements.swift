@@ -18,13 +18,20 @@
 ///   - catalog: Entitlements, product types, non-renewing durations and the app's bundle id; `nil` (the default)
 ///     means none: each product id is then its own entitlement and non-renewing subscriptions have no known
 ///     duration. With a catalog, even an empty one, a product it lacks unlocks nothing and is reported.
+///   - decodingWarnings: What reading the history noticed, as `History.decodeUnverified(_:as:)` returns it in
+///     `warnings`; none by default (a service's verified intake refuses what it cannot read). Each becomes a diagnostic
+///     of its own code naming its JSON path. One of error severity (`undecodable_signed_string`, or a code this release
+///     does not know) is an entry that could not be read: it might have named any chain, so nothing grants, and the
+///     customer is inactive with reason `undetermined` (rule 10).
 public func rebuildEntitlements(
     history: History,
     asOf instant: Date,
     environment: Environment = .production,
-    catalog: ProductCatalog? = nil
+    catalog: ProductCatalog? = nil,
+    decodingWarnings: [PayloadDecodingWarning] = []
 ) -> EntitlementReport {
-    let scope = RebuildScope(instant: instant, environment: environment, catalog: catalog)
+    let scope = RebuildScope(
+        instant: instant, environment: environment, catalog: catalog, decodingWarnings: decodingWarnings)
     return Rebuild(scope: scope).report(of: history, findingValidUntil: true)
 }
 

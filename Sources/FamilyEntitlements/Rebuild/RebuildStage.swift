@@ -11,12 +11,24 @@ struct RebuildScope {
     let catalog: ProductCatalog?
     /// The catalog's products; none without a catalog.
     let catalogProducts: [ProductID: ProductCatalog.Product]
+    /// What reading the history noticed (rule 10): each becomes a diagnostic, and an entry that could not be read
+    /// leaves nothing granting.
+    let decodingWarnings: [PayloadDecodingWarning]
 
-    init(instant: Date, environment: Environment, catalog: ProductCatalog?) {
+    init(
+        instant: Date, environment: Environment, catalog: ProductCatalog?,
+        decodingWarnings: [PayloadDecodingWarning] = []
+    ) {
         self.instant = instant
         self.environment = environment
         self.catalog = catalog
         catalogProducts = catalog?.products ?? [:]
+        self.decodingWarnings = decodingWarnings
+    }
+
+    /// The same scope at another instant: the one place a rebuild moves in time.
+    func at(_ instant: Date) -> RebuildScope {
+        RebuildScope(instant: instant, environment: environment, catalog: catalog, decodingWarnings: decodingWarnings)
     }
 }
 

@@ -4,9 +4,10 @@
     import Foundation
 #endif
 
-/// Stage 7 of the rebuild, rule 11: the customer's status, the entitlements and the diagnostics.
+/// Stage 7 of the rebuild, rule 11: the customer's status, the entitlements and the diagnostics; and rule 10's
+/// entries that could not be read, which leave nothing granting.
 struct Summary: RebuildStage {
-    static let rules: [DecisionRule] = [DecisionRule.customerStatus]
+    static let rules: [DecisionRule] = [DecisionRule.customerStatus, DecisionRule.unknownValues]
     let scope: RebuildScope
 
     /// The report of the products' decisions; `namesAPurchase` says whether the history named a purchase that counts
@@ -15,6 +16,8 @@ struct Summary: RebuildStage {
         _ products: [ProductDecision], facts: [ProductID: ProductFacts] = [:], namesAPurchase: Bool,
         mixedBundles: Bool, log: inout DiagnosticsLog
     ) -> EntitlementReport {
+        let unread = settingAsideUnread(products, log: &log)
+        let products = unread.products
         var entitlements: [EntitlementID: Bool] = [:]
         // The product answering for each entitlement, by the priority `EntitlementDecision` states.
         var answering: [EntitlementID: ProductDecision] = [:]
@@ -64,8 +67,32 @@ struct Summary: RebuildStage {
                 ?? EntitlementDecision(isActive: isActive)
         }
         return EntitlementReport(
-            asOf: instant, environment: environment, customer: customer(of: products, namesAPurchase: namesAPurchase),
+            asOf: instant, environment: environment,
+            customer: unread.any ? .inactive(.undetermined) : customer(of: products, namesAPurchase: namesAPurchase),
             products: products, entitlements: entitlements, diagnostics: log.sorted, entitlementDecisions: decisions)
+    }
+
+    /// Rule 10: every warning of reading the history as a diagnostic naming its path; where one is an entry that could
+    /// not be read (of error severity), the products that would grant are undetermined instead, since the entry does
+    /// not say which chain it names, and `any` is true.
+    private func settingAsideUnread(
+        _ products: [ProductDecision], log: inout DiagnosticsLog
+    ) -> (products: [ProductDecision], any: Bool) {
+        guard !scope.decodingWarnings.isEmpty else { return (products, false) }
+        var unread: [String] = []
+        for warning in scope.decodingWarnings {
+            let code = Diagnostic.Code(rawValue: warning.code.rawValue)
+            log.report(code, "at \(warning.path): \(warning.message)")
+            if code.severity == .error { unread.append(warning.path) }
+        }
+        guard !unread.isEmpty else { return (products, false) }
+        unread.sort()
+        var products = products
+        for index in products.indices where products[index].hasAccess {
+            products[index].state = .undetermined
+            products[index].reasons.append(Reason(.unknownValues, .unreadEntries(paths: unread)))
+        }
+        return (products, true)
     }
 
     /// Sets an entitlement, read and written in one lookup, when a product that unlocks it grants.

@@ -94,7 +94,7 @@ struct Staleness: RebuildStage {
         var decision: DecisionKey?
         var evaluation = evaluation
         for (date, groups) in plan.boundaries {
-            let later = Rebuild(scope: RebuildScope(instant: date, environment: environment, catalog: catalog))
+            let later = Rebuild(scope: scope.at(date))
             var changed = false
             for key in groups {
                 guard var group = evaluation.groups[key] else { continue }
@@ -112,9 +112,7 @@ struct Staleness: RebuildStage {
         guard let admissionChanges = plan.admissionChanges else { return nil }
         let key = decision ?? DecisionKey(report)
         for boundary in boundaries(of: history) where boundary >= admissionChanges {
-            let later = Rebuild(
-                scope: RebuildScope(instant: boundary, environment: environment, catalog: catalog)
-            ).report(of: history)
+            let later = Rebuild(scope: scope.at(boundary)).report(of: history)
             if DecisionKey(later) != key { return boundary }
         }
         return nil

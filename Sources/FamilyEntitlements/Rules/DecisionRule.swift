@@ -141,7 +141,13 @@ public enum DecisionRule: Int, CaseIterable, Hashable, Sendable, Codable, Custom
             revocation before the purchase, an empty identifier, a quantity below 1, a negative price, a date \
             before the App Store opened on 2008-07-10, which can only be seconds mistaken for milliseconds) never \
             grant and are reported; the customer is then inactive (undetermined), not new. Xcode's year-1 \
-            originalPurchaseDate is documented (rule 9) and never read.
+            originalPurchaseDate is documented (rule 9) and never read. What reading the input noticed is a \
+            diagnostic naming its JSON path: decoded contents beside a signed string are ignored \
+            (unsigned_contents_ignored, a warning); a signed string that cannot be decoded \
+            (undecodable_signed_string, an error) is an entry that could not be read. It does not say which chain \
+            it names (a REVOKE, a refund or an upgrade of any of them), so while the history holds one nothing \
+            grants: each product that would grant is undetermined, and the customer is inactive (undetermined), \
+            never new.
             """
         case .customerStatus:
             """

@@ -61,6 +61,8 @@ struct DecisionRow: Sendable, CustomTestStringConvertible {
     var asOf: Double
     var environment: Environment = .production
     var catalog: ProductCatalog? = nil
+    /// What reading the history noticed, as `History.decodeUnverified` reports it: entries that could not be read.
+    var decodingWarnings: [PayloadDecodingWarning] = []
     var products: [ProductExpectation]
     var customer: Expect<CustomerStatus> = .unchecked
     var customerReason: Expect<InactiveReason?> = .unchecked
@@ -77,7 +79,8 @@ struct DecisionRow: Sendable, CustomTestStringConvertible {
 
     func rebuild(_ history: History? = nil) -> EntitlementReport {
         rebuildEntitlements(
-            history: history ?? self.history, asOf: instant, environment: environment, catalog: catalog)
+            history: history ?? self.history, asOf: instant, environment: environment, catalog: catalog,
+            decodingWarnings: decodingWarnings)
     }
 
     /// The differences between the report and this row's expectations; empty when the row holds.

@@ -24,7 +24,7 @@ enum DecisionTableDocument {
             lines.append("| --- | --- | --- | --- | --- |")
             for row in rows where row.rule == rule {
                 lines.append(
-                    "| \(escape(row.name)) | \(escape(describe(row.history, environment: row.environment))) | "
+                    "| \(escape(row.name)) | \(escape(describe(row.history, environment: row.environment, row.decodingWarnings))) | "
                         + "d\(format(row.asOf))\(row.environment == .production ? "" : " \(row.environment)") | "
                         + "\(escape(expected(row))) | \(escape(row.source)) |")
             }
@@ -55,7 +55,9 @@ enum DecisionTableDocument {
         return parts.joined(separator: "; ")
     }
 
-    static func describe(_ history: History, environment: Environment) -> String {
+    static func describe(
+        _ history: History, environment: Environment, _ warnings: [PayloadDecodingWarning] = []
+    ) -> String {
         var parts = history.transactions.map { describe($0, environment: environment) }
         parts += history.renewalInfos.map { describe($0, environment: environment) }
         for notification in history.notifications {
@@ -80,6 +82,7 @@ enum DecisionTableDocument {
             if snapshot.environment != environment { text += " \(snapshot.environment?.rawValue ?? "no environment")" }
             parts.append(text)
         }
+        parts += warnings.map { "unread: \($0.code.rawValue) at \($0.path)" }
         return parts.isEmpty ? "empty" : parts.joined(separator: "; ")
     }
 

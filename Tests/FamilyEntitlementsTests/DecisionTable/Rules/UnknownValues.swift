@@ -3,7 +3,82 @@ import Foundation
 
 extension DecisionRow {
     /// The rows of ``DecisionRule/unknownValues``, in the order docs/decision-table.md lists them.
-    static let unknownValues: [DecisionRow] = unknownValueRows + impossibleValues
+    static let unknownValues: [DecisionRow] = unknownValueRows + impossibleValues + unreadEntries
+
+    /// A REVOKE whose signed transaction could not be decoded, as `History.decodeUnverified` leaves it: the
+    /// notification is kept with the string as sent, and nothing is taken from the string.
+    static let unreadRevoke = NotificationPayload(
+        notificationType: .revoke, notificationUUID: "00000000-0000-4000-8000-000000010000", version: "2.0",
+        signedDate: Given.day(10),
+        data: NotificationData(
+            environment: .production, appAppleId: 6_450_000_001, bundleId: "org.familyentitlements.demo",
+            bundleVersion: "42", signedTransactionInfo: "not-a-jws"))
+
+    /// The warning reading `unreadRevoke` in a history document gives.
+    static let unreadWarning = PayloadDecodingWarning(
+        code: .undecodableSignedString, path: "notifications[0].data.signedTransactionInfo",
+        message: "the signed string cannot be decoded (malformed_jws); it is kept as sent and nothing is taken from it")
+
+    /// Rule 10: what reading the input noticed. An entry that could not be read might name any chain.
+    static let unreadEntries: [DecisionRow] = [
+        DecisionRow(
+            rule: .unknownValues,
+            name:
+                "a REVOKE whose signed transaction cannot be read: nothing grants, undetermined, reported with its path",
+            source: "decision table: never access on bad data; apple-facts 2: a REVOKE ends a member's access",
+            history: History(
+                transactions: [Given.subscription("1201", from: 0, to: 30, ownership: .familyShared)],
+                notifications: [unreadRevoke]), asOf: 15, decodingWarnings: [unreadWarning],
+            products: [
+                ProductExpectation(Given.monthly, .undetermined, access: false) {
+                    $0.reasons = [Reason(.unknownValues, .unreadEntries(paths: [unreadWarning.path]))]
+                }
+            ], customer: .equals(.inactive), customerReason: .equals(.undetermined),
+            diagnostics: [.undecodableSignedString]),
+        DecisionRow(
+            rule: .unknownValues,
+            name: "an unreadable entry and nothing else: inactive (undetermined), never new",
+            source: "decision table: never access on bad data",
+            history: History(notifications: [unreadRevoke]), asOf: 15,
+            decodingWarnings: [
+                PayloadDecodingWarning(
+                    code: .undecodableSignedString, path: "signedPayload",
+                    message: "the signed string cannot be decoded")
+            ], products: [], customer: .equals(.inactive), customerReason: .equals(.undetermined),
+            diagnostics: [.undecodableSignedString]),
+        DecisionRow(
+            rule: .unknownValues,
+            name: "an unreadable entry beside a product that grants nothing: the product keeps its own state",
+            source: "decision table: never access on bad data",
+            history: History(
+                transactions: [Given.subscription("1202", from: 0, to: 10)], notifications: [unreadRevoke]),
+            asOf: 15, decodingWarnings: [unreadWarning],
+            products: [ProductExpectation(Given.monthly, .expired, access: false)], customer: .equals(.inactive),
+            customerReason: .equals(.undetermined), diagnostics: [.undecodableSignedString]),
+        DecisionRow(
+            rule: .unknownValues,
+            name: "unsigned contents beside a signed string: a warning with its path, the signed string decides",
+            source: "apple-facts 1: Apple signs a notification's transaction on its own and never sends it decoded",
+            history: History(transactions: [Given.subscription("1203", from: 0, to: 30)]), asOf: 15,
+            decodingWarnings: [
+                PayloadDecodingWarning(
+                    code: .unsignedContentsIgnored, path: "notifications[0].data.transactionInfo",
+                    message: "decoded contents beside data.signedTransactionInfo are ignored")
+            ], products: [ProductExpectation(Given.monthly, .active, access: true)], customer: .equals(.active),
+            diagnostics: [.unsignedContentsIgnored]),
+        DecisionRow(
+            rule: .unknownValues,
+            name: "a reading warning of a code this release does not know: an error, and nothing grants",
+            source: "decision table: unknown values are kept and reported; never access on bad data",
+            history: History(transactions: [Given.subscription("1204", from: 0, to: 30)]), asOf: 15,
+            decodingWarnings: [
+                PayloadDecodingWarning(
+                    code: PayloadDecodingWarning.Code(rawValue: "truncated_entry"), path: "transactions[1]",
+                    message: "a later release's warning")
+            ], products: [ProductExpectation(Given.monthly, .undetermined, access: false)],
+            customer: .equals(.inactive), customerReason: .equals(.undetermined),
+            diagnostics: [Diagnostic.Code(rawValue: "truncated_entry")]),
+    ]
 
     /// Rule 10: unknown values are kept and reported, never a crash.
     static let unknownValueRows: [DecisionRow] = [
