@@ -24,6 +24,17 @@ package enum MillisecondDate {
         Date(timeIntervalSince1970: milliseconds / 1000)
     }
 
+    /// The date at a whole millisecond, rounded by `rule` (`.down` or `.up`); a date whole to within a microsecond is
+    /// returned as it is. Rule 1: the rebuild decides on whole milliseconds, each date taken in the direction that
+    /// never grants (ends, revocations and the instant down; Apple's values themselves are kept as they came).
+    package static func whole(_ date: Date, _ rule: FloatingPointRoundingRule) -> Date {
+        let value = date.timeIntervalSince1970 * 1000
+        // Within a microsecond is the representation of a whole millisecond, not a fraction of one: kept as it is, so
+        // that it still equals every other date of that millisecond it equalled.
+        guard abs(value - value.rounded()) >= 0.001 else { return date }
+        return Self.date(milliseconds: value.rounded(rule))
+    }
+
     /// The date in milliseconds, as an integer where it is whole to within a microsecond and a number otherwise.
     package static func milliseconds(_ date: Date) -> Double {
         let value = date.timeIntervalSince1970 * 1000
@@ -67,6 +78,11 @@ extension KeyedDecodingContainer {
 }
 
 extension KeyedEncodingContainer {
+    /// Encodes the date in integer milliseconds, rounded down where it has a fraction: what a report prints.
+    mutating func encodeWholeMillisecondDateIfPresent(_ date: Date?, forKey key: Key) throws {
+        try encodeMillisecondDateIfPresent(date.map { MillisecondDate.whole($0, .down) }, forKey: key)
+    }
+
     mutating func encodeMillisecondDateIfPresent(_ date: Date?, forKey key: Key) throws {
         guard let date else { return }
         let milliseconds = MillisecondDate.milliseconds(date)

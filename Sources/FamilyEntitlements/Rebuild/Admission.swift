@@ -91,6 +91,12 @@ struct Admission: RebuildStage {
                 admitted.reject(transactions[index])
             }
         }
+        // Rule 1: ends and revocations are decided at whole milliseconds, taken down; the history keeps them as sent.
+        let fractional = history.transactions.withUnsafeBufferPointer { buffer -> [Int] in
+            guard let transactions = buffer.baseAddress else { return [] }
+            return buffer.indices.filter { TransactionPayload.hasFractionalEnds(transactions + $0) }
+        }
+        for index in fractional { admitted.transactions[index].takeEndsDown() }
         for renewalInfo in history.renewalInfos {
             admit(renewalInfo, what: "renewal info", into: &admitted, log: &log)
         }
@@ -197,7 +203,9 @@ struct Admission: RebuildStage {
             admitted.reject(renewalInfo)
             return
         }
-        admitted.renewalInfos.append(renewalInfo)
+        var whole = renewalInfo
+        if let grace = renewalInfo.gracePeriodExpiresDate { whole.gracePeriodExpiresDate = MillisecondDate.whole(grace, .down) }
+        admitted.renewalInfos.append(whole)
     }
 
     private func admit(
@@ -230,7 +238,9 @@ struct Admission: RebuildStage {
         }
         if let transaction = data.transactionInfo {
             if isAdmissible(transaction, what: "transaction \(transaction.id) in \(name)", &admitted, log: &log) {
-                admitted.transactions.append(transaction)
+                var whole = transaction
+                whole.takeEndsDown()
+                admitted.transactions.append(whole)
                 if let transactionId = transaction.transactionId {
                     admitted.facts.notifications[transactionId, default: []].insert(mention)
                 }
@@ -307,7 +317,9 @@ struct Admission: RebuildStage {
                 "\(name) has no signedDate, so the rebuild cannot tell when it took effect; it is left out")
             return
         }
-        facts.events[originalId, default: []].append(ChainEvent(kind: kind, date: date, notification: mention))
+        // An event ends or revokes: at its signedDate's whole millisecond, taken down (rule 1).
+        facts.events[originalId, default: []].append(
+            ChainEvent(kind: kind, date: MillisecondDate.whole(date, .down), notification: mention))
     }
 
     /// Whether an entry of this environment may take part; reports it when not.
@@ -434,5 +446,19 @@ struct Admission: RebuildStage {
         ].compactMap { $0 }
         log.report(.incompleteTransaction, "\(what()) has no \(missing.joined(separator: ", ")); it grants nothing")
         return false
+    }
+}
+
+extension TransactionPayload {
+    /// Whether expiresDate or revocationDate holds a fraction of a millisecond, as Xcode signs them; read in place.
+    static func hasFractionalEnds(_ transaction: UnsafePointer<TransactionPayload>) -> Bool {
+        transaction.pointee.expiresDate.map { MillisecondDate.whole($0, .down) != $0 } == true
+            || transaction.pointee.revocationDate.map { MillisecondDate.whole($0, .down) != $0 } == true
+    }
+
+    /// Takes expiresDate and revocationDate down to their whole milliseconds, in the direction that never grants.
+    mutating func takeEndsDown() {
+        if let expires = expiresDate { expiresDate = MillisecondDate.whole(expires, .down) }
+        if let revoked = revocationDate { revocationDate = MillisecondDate.whole(revoked, .down) }
     }
 }

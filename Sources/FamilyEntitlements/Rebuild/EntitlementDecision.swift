@@ -177,7 +177,7 @@ extension EntitlementDecision: Codable {
         ]
         for (date, key) in dates {
             if let date {
-                try container.encodeMillisecondDateIfPresent(date, forKey: key)
+                try container.encodeWholeMillisecondDateIfPresent(date, forKey: key)
             } else {
                 try container.encodeNil(forKey: key)
             }

@@ -41,7 +41,7 @@ extension EntitlementReport: Codable {
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(Int64(MillisecondDate.milliseconds(asOf).rounded()), forKey: .asOf)
+        try container.encode(Int64(MillisecondDate.milliseconds(MillisecondDate.whole(asOf, .down))), forKey: .asOf)
         try container.encode(environment, forKey: .environment)
         try container.encode(customerStatus, forKey: .customerStatus)
         try container.encode(customerReason, forKey: .customerReason)
@@ -49,7 +49,7 @@ extension EntitlementReport: Codable {
         try container.encode(entitlements, forKey: .entitlements)
         try container.encode(diagnostics, forKey: .diagnostics)
         if let validUntil {
-            try container.encodeMillisecondDateIfPresent(validUntil, forKey: .validUntil)
+            try container.encodeWholeMillisecondDateIfPresent(validUntil, forKey: .validUntil)
         } else {
             try container.encodeNil(forKey: .validUntil)
         }
@@ -126,7 +126,7 @@ extension ProductDecision: Codable {
         try container.encode(revocationCause, forKey: .revocationCause)
         try container.encode(causeInferred, forKey: .causeInferred)
         if let expiresDate {
-            try container.encodeMillisecondDateIfPresent(expiresDate, forKey: .expiresDate)
+            try container.encodeWholeMillisecondDateIfPresent(expiresDate, forKey: .expiresDate)
         } else {
             try container.encodeNil(forKey: .expiresDate)
         }

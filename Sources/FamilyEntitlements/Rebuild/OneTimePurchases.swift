@@ -60,7 +60,7 @@ struct OneTimePurchases: RebuildStage {
                     .undetermined, [Reason(.oneTimePurchases, .familySharedNonRenewing(transactionId: transaction.id))])
             }
             guard let duration = transaction.productId.flatMap({ catalogProducts[ProductID($0)]?.duration }),
-                let computed = duration.added(to: purchase)
+                let computed = duration.added(to: purchase).map({ MillisecondDate.whole($0, .down) })
             else {
                 log.report(
                     .missingDuration,

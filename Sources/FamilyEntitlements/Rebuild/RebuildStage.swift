@@ -19,7 +19,8 @@ struct RebuildScope {
         instant: Date, environment: Environment, catalog: ProductCatalog?,
         decodingWarnings: [PayloadDecodingWarning] = []
     ) {
-        self.instant = instant
+        // Rule 1: the instant is taken down to its whole millisecond, the one the report prints as asOf.
+        self.instant = MillisecondDate.whole(instant, .down)
         self.environment = environment
         self.catalog = catalog
         catalogProducts = catalog?.products ?? [:]

@@ -76,7 +76,9 @@ struct RevocationCauses: RebuildStage {
 
     private func revokeEvent(purchased: Date?, events: ChainEvents) -> ChainEvent? {
         guard let purchase = purchased else { return nil }
-        return events.first(.revoke, from: purchase, through: instant)
+        // From the purchase's millisecond taken down, as the events' dates are (rule 1): a REVOKE signed in the
+        // millisecond of the purchase revokes it.
+        return events.first(.revoke, from: MillisecondDate.whole(purchase, .down), through: instant)
     }
 }
 

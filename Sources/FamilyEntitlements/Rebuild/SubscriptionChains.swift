@@ -61,10 +61,12 @@ struct SubscriptionChains: RebuildStage {
         if let next = context.nextOtherProduct[index], let expires = entries[index].expiresDate,
             entries[next].purchaseDate < expires
         {
-            return entries[next].purchaseDate
+            // The other product's purchase ends this one: at its whole millisecond taken down (rule 1).
+            return MillisecondDate.whole(entries[next].purchaseDate, .down)
         }
         if entries[index].isUpgraded {
-            return max(entries[index].purchaseDate, entries[index].signedDate ?? entries[index].purchaseDate)
+            return MillisecondDate.whole(
+                max(entries[index].purchaseDate, entries[index].signedDate ?? entries[index].purchaseDate), .down)
         }
         return nil
     }

@@ -130,8 +130,13 @@ struct Staleness: RebuildStage {
     func forEachBoundary(of history: History, _ body: (Date, Reach) -> Void) {
         let instant = self.instant
         let hasDurations = catalogProducts.values.contains { $0.duration != nil }
+        // Rule 1 decides at whole milliseconds: an end at its millisecond taken down, a start or a signedDate from the
+        // millisecond taken up. Both are boundaries, so that none is missed whichever way a date is taken.
         func add(_ date: Date?, _ reach: @autoclosure () -> Reach) {
-            if let date, date > instant { body(date, reach()) }
+            guard let date else { return }
+            let (down, up) = (MillisecondDate.whole(date, .down), MillisecondDate.whole(date, .up))
+            if down > instant { body(down, reach()) }
+            if up != down, up > instant { body(up, reach()) }
         }
         func add(_ transaction: UnsafePointer<TransactionPayload>) {
             func group() -> String? { transaction.pointee.originalTransactionId }
@@ -140,7 +145,7 @@ struct Staleness: RebuildStage {
             add(transaction.pointee.revocationDate, .revocation(group()))
             if let expires = transaction.pointee.expiresDate {
                 add(expires, .group(group()))
-                add(SubscriptionChains.billingRetryEnd(after: expires), .group(group()))
+                add(SubscriptionChains.billingRetryEnd(after: MillisecondDate.whole(expires, .down)), .group(group()))
             }
             if hasDurations, let purchase = transaction.pointee.purchaseDate,
                 let duration = transaction.pointee.productId.flatMap({ catalogProducts[ProductID($0)]?.duration })

@@ -64,7 +64,11 @@ public enum DecisionRule: Int, CaseIterable, Hashable, Sendable, Codable, Custom
             left out (another environment, none, missing or impossible values) makes the one kept untrusted unless \
             the kept one was signed by the instant and after it: the transaction grants nothing, the chain keeps \
             no grace period. A \
-            transaction purchased after the instant of evaluation does not count yet.
+            transaction purchased after the instant of evaluation does not count yet. Time is decided in whole \
+            milliseconds (Xcode signs fractions of one), each date taken in the direction that never grants: the \
+            instant down (the report's asOf is the millisecond decided at), expiries, grace periods, revocations, \
+            replacements and the notifications that end access down, purchases up; signedDates keep their values \
+            for ordering snapshots, and the history keeps every value as it came.
             """
         case .autoRenewableSubscriptions:
             """
