@@ -60,13 +60,15 @@ struct FractionalMillisecondTests {
             let report = rebuildEntitlements(
                 history: history, asOf: instant, environment: row.environment, catalog: row.catalog,
                 decodingWarnings: row.decodingWarnings)
-            #expect(wholeMilliseconds(report.asOf) == wholeMilliseconds(row.instant), "\(row.name): asOf \(report.asOf)")
+            #expect(
+                wholeMilliseconds(report.asOf) == wholeMilliseconds(row.instant), "\(row.name): asOf \(report.asOf)")
             let asOf = report.asOf.timeIntervalSince1970 * 1000
             #expect(abs(asOf - asOf.rounded()) < 0.001, "\(row.name): decided at \(asOf), not a whole millisecond")
             for (entitlement, granted) in report.entitlements where granted {
                 #expect(
                     whole.entitlements[entitlement] == true,
-                    "\(row.name): \(entitlement) granted by a fraction: \(report.products.map(\.because)) from \(history)")
+                    "\(row.name): \(entitlement) granted by a fraction: \(report.products.map(\.because)) from \(history)"
+                )
             }
             let json = try #require(try JSONSerialization.jsonObject(with: report.contractJSON()) as? [String: Any])
             #expect(Self.fractionalNumbers(in: json, at: "") == [], "\(row.name)")

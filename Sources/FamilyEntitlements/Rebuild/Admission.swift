@@ -204,7 +204,9 @@ struct Admission: RebuildStage {
             return
         }
         var whole = renewalInfo
-        if let grace = renewalInfo.gracePeriodExpiresDate { whole.gracePeriodExpiresDate = MillisecondDate.whole(grace, .down) }
+        if let grace = renewalInfo.gracePeriodExpiresDate {
+            whole.gracePeriodExpiresDate = MillisecondDate.whole(grace, .down)
+        }
         admitted.renewalInfos.append(whole)
     }
 
