@@ -25,6 +25,8 @@ public struct CustomerLedger: Hashable, Sendable {
     public private(set) var notifications: Set<NotificationPayload> = []
     /// Apple's statuses from Get All Subscription Statuses: compared with the rebuilt state, never granting anything.
     public private(set) var subscriptionStatuses: Set<SubscriptionStatusSnapshot> = []
+    /// The entries by the keys absorbing looks up, kept beside them; derived from them alone.
+    private var index = LedgerIndex()
 
     /// An empty ledger.
     public init() {}
@@ -77,7 +79,7 @@ public struct CustomerLedger: Hashable, Sendable {
         let key = LedgerKey.notification(notificationUUID: notification.notificationUUID)
         if notifications.contains(notification) { return .unchanged(key) }
         var conflicts: [LedgerKey] = []
-        if let uuid = notification.notificationUUID, notifications.contains(where: { $0.notificationUUID == uuid }) {
+        if let uuid = notification.notificationUUID, index.notificationUUIDs.contains(uuid) {
             conflicts.append(key)
         }
         if let transaction = notification.data?.transactionInfo {
@@ -87,6 +89,7 @@ public struct CustomerLedger: Hashable, Sendable {
             conflicts += renewalInfoConflicts(with: renewalInfo)
         }
         notifications.insert(notification)
+        index.add(notification)
         return conflicts.isEmpty ? .added(key) : .conflicting(key, with: conflicts)
     }
 
@@ -97,13 +100,10 @@ public struct CustomerLedger: Hashable, Sendable {
     public mutating func absorb(_ transaction: TransactionPayload) -> LedgerChange {
         let key = LedgerKey.transaction(transactionId: transaction.transactionId, signedDate: transaction.signedDate)
         if transactions.contains(transaction) { return .unchanged(key) }
-        if notifications.contains(where: {
-            $0.data?.transactionInfo == transaction && Self.isTransparent($0.data, for: transaction)
-        }) {
-            return .unchanged(key)
-        }
+        if index.vouchedTransactions.contains(transaction) { return .unchanged(key) }
         let conflicts = transactionConflicts(with: transaction)
         transactions.insert(transaction)
+        index.add(transaction)
         return conflicts.isEmpty ? .added(key) : .conflicting(key, with: conflicts)
     }
 
@@ -115,6 +115,7 @@ public struct CustomerLedger: Hashable, Sendable {
         if renewalInfos.contains(renewalInfo) { return .unchanged(key) }
         let conflicts = renewalInfoConflicts(with: renewalInfo)
         renewalInfos.insert(renewalInfo)
+        index.add(renewalInfo)
         return conflicts.isEmpty ? .added(key) : .conflicting(key, with: conflicts)
     }
 
@@ -126,10 +127,9 @@ public struct CustomerLedger: Hashable, Sendable {
         let key = LedgerKey.subscriptionStatus(
             originalTransactionId: snapshot.originalTransactionId, signedDate: snapshot.signedDate)
         if subscriptionStatuses.contains(snapshot) { return .unchanged(key) }
-        let held = subscriptionStatuses.contains {
-            $0.originalTransactionId == snapshot.originalTransactionId && $0.signedDate == snapshot.signedDate
-        }
+        let held = index.statusKeys.contains(LedgerIndex.key(of: snapshot))
         subscriptionStatuses.insert(snapshot)
+        index.add(snapshot)
         return held ? .conflicting(key, with: [key]) : .added(key)
     }
 
@@ -154,27 +154,13 @@ public struct CustomerLedger: Hashable, Sendable {
     /// and signedDate with other content.
     private func transactionConflicts(with transaction: TransactionPayload) -> [LedgerKey] {
         let key = LedgerKey.transaction(transactionId: transaction.transactionId, signedDate: transaction.signedDate)
-        let held =
-            transactions.contains { Self.collides($0, transaction) }
-            || notifications.contains { $0.data?.transactionInfo.map { Self.collides($0, transaction) } ?? false }
-        return held ? [key] : []
+        return index.collides(transaction) ? [key] : []
     }
 
     private func renewalInfoConflicts(with renewalInfo: RenewalInfoPayload) -> [LedgerKey] {
         let key = LedgerKey.renewalInfo(
             originalTransactionId: renewalInfo.originalTransactionId, signedDate: renewalInfo.signedDate)
-        let held =
-            renewalInfos.contains { Self.collides($0, renewalInfo) }
-            || notifications.contains { $0.data?.renewalInfo.map { Self.collides($0, renewalInfo) } ?? false }
-        return held ? [key] : []
-    }
-
-    private static func collides(_ held: TransactionPayload, _ new: TransactionPayload) -> Bool {
-        held.transactionId == new.transactionId && held.signedDate == new.signedDate && held != new
-    }
-
-    private static func collides(_ held: RenewalInfoPayload, _ new: RenewalInfoPayload) -> Bool {
-        held.originalTransactionId == new.originalTransactionId && held.signedDate == new.signedDate && held != new
+        return index.collides(renewalInfo) ? [key] : []
     }
 
     /// Whether a notification's wrapper admits its transaction exactly when the transaction alone would be admitted:
@@ -200,6 +186,9 @@ public struct CustomerLedger: Hashable, Sendable {
         self.renewalInfos = renewalInfos
         self.notifications = notifications
         self.subscriptionStatuses = subscriptionStatuses
+        index = LedgerIndex(
+            transactions: transactions, renewalInfos: renewalInfos, notifications: notifications,
+            subscriptionStatuses: subscriptionStatuses)
     }
 
     /// The entries ordered by signedDate, then key, then JSON: the same for any order of arrival.
