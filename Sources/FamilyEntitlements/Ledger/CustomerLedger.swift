@@ -15,7 +15,8 @@
 /// key with other content. `compacted(asOf:)` drops what can no longer change a decision at or after an instant.
 ///
 /// Pure like the rest of the library: no clock, no I/O. Entries are held as sets, so the same entries absorbed in any
-/// order make equal ledgers, and `history` lists them in one canonical order.
+/// order decide alike (docs/ledger.md names the one case where they are held differently), and `history` lists them
+/// in one canonical order. Absorbing looks keys up in an index, so a ledger of n entries fills in linear time.
 public struct CustomerLedger: Hashable, Sendable {
     /// Transaction snapshots held on their own (from the App Store Server API, StoreKit, or kept by compaction).
     public private(set) var transactions: Set<TransactionPayload> = []
