@@ -16,6 +16,54 @@ enum HostileBenchmark {
         var fullSizes: (Int, Int)
         /// Builds the input of a size and returns the work to time on it.
         var prepare: (Int) -> () -> Void
+        /// The rebuild's work at a size, in entries (`RebuildCost`), for the shapes that rebuild with validUntil.
+        var counted: ((Int) -> (entries: Int, size: Int))? = nil
+    }
+
+    /// The shapes that made finding validUntil cost more than linear work, and the ledger filling up: each rebuilt
+    /// with validUntil (the rebuild's own budget), with the counter beside the time.
+    static var validUntilShapes: [Shape] {
+        HostileHistories.Shape.allCases.map { kind in
+            Shape(
+                name: "validUntil: \(kind.rawValue)", unit: "entries", quickSizes: (250, 1_000),
+                fullSizes: (2_000, 8_000),
+                prepare: { size in
+                    let (history, asOf) = HostileHistories.history(kind, size: size)
+                    return { keep(rebuildEntitlements(history: history, asOf: asOf)) }
+                },
+                counted: { size in
+                    let (history, asOf) = HostileHistories.history(kind, size: size)
+                    return (rebuildEntitlementsCountingCost(history: history, asOf: asOf).cost.total, history.count)
+                })
+        } + [
+            Shape(
+                name: "ledger: n notifications absorbed one by one", unit: "notifications", quickSizes: (1_000, 4_000),
+                fullSizes: (10_000, 40_000)
+            ) { size in
+                let notifications = ledgerNotifications(size)
+                return {
+                    var ledger = CustomerLedger()
+                    for notification in notifications { ledger.absorb(notification) }
+                    keep(ledger.count)
+                }
+            }
+        ]
+    }
+
+    /// `count` DID_RENEW notifications of one chain, each with its own UUID and renewal.
+    static func ledgerNotifications(_ count: Int) -> [NotificationPayload] {
+        (0..<count).map { index in
+            let purchase = start.addingTimeInterval(Double(index) * month)
+            let renewal = transaction(
+                id: String(6_000_000_000 + index), original: "6000000000", productId: "com.example.hostile.monthly",
+                purchase: purchase, expires: purchase.addingTimeInterval(month), shared: false)
+            return NotificationPayload(
+                notificationType: .didRenew,
+                notificationUUID: String(format: "00000000-0000-4000-8000-%012d", index), version: "2.0",
+                signedDate: purchase,
+                data: NotificationData(
+                    environment: .production, bundleId: FamilyHistory.bundleId, transactionInfo: renewal))
+        }
     }
 
     static let start = Date(timeIntervalSince1970: 1_451_606_400)  // 2016-01-01
@@ -61,7 +109,7 @@ enum HostileBenchmark {
                 let data = Data(lookAlikeJWS(count).utf8)
                 return { keep(try? AppStoreDocument(data: data)) }
             },
-        ]
+        ] + validUntilShapes
     }
 
     /// The flag that runs `probe(shape:size:calls:)`.
@@ -92,11 +140,35 @@ enum HostileBenchmark {
                 seconds.append(measure(units: 1, bytes: 0, settings, work).secondsPerUnit)
             }
             let exponent = log(seconds[1] / seconds[0]) / log(Double(large) / Double(small))
+            var counted = ""
+            if let count = shape.counted {
+                let (one, other) = (count(small), count(large))
+                counted =
+                    "; counter \(Report.decimal(Double(one.entries) / Double(one.size), digits: 2)) and "
+                    + "\(Report.decimal(Double(other.entries) / Double(other.size), digits: 2)) per entry"
+            }
             Report.line(
                 "hostile: \(shape.name)",
                 "\(time(seconds[0])) at \(Report.count(Double(small))), \(time(seconds[1])) at "
                     + "\(Report.count(Double(large)))",
-                "growth exponent \(Report.decimal(exponent, digits: 2)) (\(shape.unit))")
+                "growth exponent \(Report.decimal(exponent, digits: 2)) (\(shape.unit))\(counted)")
+        }
+        familyExactness(settings)
+    }
+
+    /// Whether the budget leaves `validUntil` exact on the benchmark's family histories, and the work it took: the
+    /// budget must never make it earlier there.
+    static func familyExactness(_ settings: BenchmarkSettings) {
+        for count in settings.isQuick ? [10, 100, 1_000] : [10, 100, 1_000, 10_000] {
+            let history = History(transactions: FamilyHistory.transactions(count: count))
+            let asOf = FamilyHistory.tenYearsEnd
+            let budgeted = rebuildEntitlementsCountingCost(history: history, asOf: asOf)
+            let exact = rebuildEntitlementsCountingCost(history: history, asOf: asOf, validUntilBudget: .unlimited)
+            Report.line(
+                "validUntil, family history of \(Report.count(Double(count)))",
+                budgeted.report.validUntil == exact.report.validUntil ? "exact" : "EARLIER than exact",
+                "counter \(Report.decimal(Double(budgeted.cost.total) / Double(count), digits: 2)) per transaction "
+                    + "(\(Report.decimal(Double(exact.cost.total) / Double(count), digits: 2)) without the budget)")
         }
     }
 

@@ -92,6 +92,10 @@ struct ChainContext {
     /// For each position, the next position of the chain that names another product.
     var nextOtherProduct: [Int?]
 
+    /// The entries an evaluation of the chain reads, for `RebuildCost`: its transactions and notices, and the
+    /// `statuses` of Apple's that name it. (Its events are searched, not read.)
+    func readCount(statuses: Int) -> Int { chain.entries.count + notices.count + statuses }
+
     init(chain: Chain, renewalInfo: RenewalInfoPayload?, events: ChainEvents) {
         self.chain = chain
         self.renewalInfo = renewalInfo

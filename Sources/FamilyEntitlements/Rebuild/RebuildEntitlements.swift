@@ -32,7 +32,8 @@ public func rebuildEntitlements(
 ) -> EntitlementReport {
     let scope = RebuildScope(
         instant: instant, environment: environment, catalog: catalog, decodingWarnings: decodingWarnings)
-    return Rebuild(scope: scope).report(of: history, findingValidUntil: true)
+    var cost = RebuildCost()
+    return Rebuild(scope: scope).report(of: history, findingValidUntil: true, budget: .standard, cost: &cost)
 }
 
 /// The stages of a rebuild in the order data flows through them: `Admission`, `NewestSnapshots`, then, in one pass
@@ -45,12 +46,17 @@ struct Rebuild: RebuildStage {
 
     /// The report at the instant, without `validUntil`.
     func report(of history: History) -> EntitlementReport {
-        report(of: history, findingValidUntil: false)
+        var cost = RebuildCost()
+        return report(of: history, findingValidUntil: false, budget: .standard, cost: &cost)
     }
 
-    /// The report at the instant, with `validUntil` where `findingValidUntil`: see `Staleness`.
-    func report(of history: History, findingValidUntil: Bool) -> EntitlementReport {
+    /// The report at the instant, with `validUntil` where `findingValidUntil` (see `Staleness`, which spends at most
+    /// `budget` on it), adding the work done to `cost`.
+    func report(
+        of history: History, findingValidUntil: Bool, budget: Staleness.Budget, cost: inout RebuildCost
+    ) -> EntitlementReport {
         var log = DiagnosticsLog()
+        cost.admitted += history.count
         var admitted = Admission(scope: scope).admit(history, log: &log)
         if !admitted.facts.events.isEmpty {
             admitted.facts.events = admitted.facts.events.mapValues { $0.ordered() }
@@ -60,14 +66,17 @@ struct Rebuild: RebuildStage {
         let renewalInfos = snapshots.newestRenewalInfos(admitted, log: &log)
         let staleness = Staleness(scope: scope)
         let plan = findingValidUntil ? staleness.plan(for: history) : nil
+        if plan != nil { cost.planned += history.count }
         return admitted.transactions.withUnsafeBufferPointer { store in
-            let evaluation = evaluate(
+            var evaluation = evaluate(
                 admitted, newest: newest, renewalInfos: renewalInfos, store: store, log: log,
                 apart: plan?.groups ?? [])
-            var report = self.report(of: evaluation)
+            cost += evaluation.cost
+            evaluation.cost = RebuildCost()
+            var report = self.report(of: evaluation, cost: &cost)
             if let plan {
                 report.validUntil = staleness.validUntil(
-                    of: report, evaluation: evaluation, plan: plan, history: history)
+                    of: report, evaluation: evaluation, plan: plan, history: history, budget: budget, cost: &cost)
             }
             return report
         }
@@ -87,6 +96,7 @@ struct Rebuild: RebuildStage {
         var subscriptions: [String: ChainEntries] = [:]
         var groups: [String: EvaluationGroup] = [:]
         var namesAPurchase = false
+        var cost = RebuildCost()
         // In the history's own order, which is usually the order of purchase, so that chains rarely need sorting.
         var isNewest = [Bool](repeating: false, count: store.count)
         for index in newest.values { isNewest[index] = true }
@@ -121,6 +131,7 @@ struct Rebuild: RebuildStage {
                         (index: index, productId: productId, type: type))
                     continue
                 }
+                cost.oneTimePurchases += 1
                 candidates[productId, default: []].append(
                     oneTime.evaluate(at: index, in: store, type: type, facts: facts, log: &log))
             }
@@ -137,13 +148,18 @@ struct Rebuild: RebuildStage {
             context.notices = facts.renewalNotices.isEmpty ? [] : facts.renewalNotices[originalId] ?? []
             if !apart.isEmpty, apart.contains(originalId) {
                 groups[originalId, default: EvaluationGroup()].chain = (originalId, context)
+                groups[originalId]?.statuses =
+                    facts.appleStatuses.isEmpty ? 0 : facts.appleStatuses[originalId]?.count ?? 0
                 continue
             }
+            cost.chainEntries += context.readCount(statuses: facts.appleStatuses[originalId]?.count ?? 0)
             for (productId, candidate) in evaluate(context, originalId: originalId, facts: facts, log: &log) {
                 candidates[productId, default: []].append(candidate)
             }
         }
         for originalId in groups.keys {
+            cost.chainEntries += groups[originalId]?.chainSize ?? 0
+            cost.oneTimePurchases += groups[originalId]?.oneTime.count ?? 0
             groups[originalId]?.evaluate(by: self, store: store, facts: facts)
         }
         // The products a group names are the same at every instant: every one-time purchase that takes part is a
@@ -167,7 +183,7 @@ struct Rebuild: RebuildStage {
             candidates: apartProducts.isEmpty ? [:] : candidates.filter { apartProducts.contains($0.key) },
             apartProducts: apartProducts.sorted(), groups: groups,
             namesAPurchase: namesAPurchase || admitted.hasUntrustedTransactions,
-            mixedBundles: admitted.bundleSeen.mixed)
+            mixedBundles: admitted.bundleSeen.mixed, cost: cost)
     }
 
     /// The candidates of one auto-renewable subscription chain, each with its product id.
@@ -186,7 +202,8 @@ struct Rebuild: RebuildStage {
 
     /// The report of an evaluation at this rebuild's instant: its groups' candidates, as evaluated last, join the
     /// others' for their products, and the customer's status and entitlements are summarised from every product.
-    func report(of evaluation: Evaluation) -> EntitlementReport {
+    func report(of evaluation: Evaluation, cost: inout RebuildCost) -> EntitlementReport {
+        cost.summarised += evaluation.summaryCost
         var log = evaluation.log
         var products = evaluation.products
         var productFacts = evaluation.productFacts
@@ -235,6 +252,14 @@ struct Evaluation {
     var groups: [String: EvaluationGroup]
     let namesAPurchase: Bool
     let mixedBundles: Bool
+    /// The work of the evaluation.
+    var cost: RebuildCost
+
+    /// The candidates and products a summary of this evaluation reads.
+    var summaryCost: Int {
+        products.count + candidates.values.reduce(0) { $0 + $1.count }
+            + groups.values.reduce(0) { $0 + $1.candidates.count }
+    }
 }
 
 /// The entries of one original transaction id that take part (its subscription chain, its one-time purchases), and
@@ -244,6 +269,15 @@ struct EvaluationGroup {
     var oneTime: [(index: Int, productId: String, type: ProductType?)] = []
     var candidates: [(productId: String, candidate: Candidate)] = []
     var log = DiagnosticsLog()
+
+    /// How many of Apple's statuses name the group's chain.
+    var statuses = 0
+
+    /// The entries an evaluation of the group's chain reads.
+    var chainSize: Int { chain?.context.readCount(statuses: statuses) ?? 0 }
+
+    /// The entries an evaluation of the group reads.
+    var size: Int { chainSize + oneTime.count }
 
     /// Evaluates the group at `rebuild`'s instant.
     mutating func evaluate(by rebuild: Rebuild, store: Store, facts: NotificationFacts) {

@@ -21,7 +21,7 @@
 /// notifications' events, all keyed by that id), so only those are evaluated again, and the report is summarised
 /// again only where their candidates or diagnostics changed. From that date on, each boundary is rebuilt whole. The
 /// answer is the same as rebuilding the whole history at every boundary in order; the tests hold the two side by side.
-struct Staleness: RebuildStage {
+package struct Staleness: RebuildStage {
     static let rules: [DecisionRule] = [DecisionRule.customerStatus]
     let scope: RebuildScope
 
@@ -88,16 +88,50 @@ struct Staleness: RebuildStage {
         return Plan(admissionChanges: admissionChanges, boundaries: boundaries, groups: groups)
     }
 
+    /// How much work finding `validUntil` may take, in entries (`RebuildCost`).
+    package enum Budget: Sendable {
+        /// `n / 4 + 1,024` entries for a history of n: linear in the history, and enough for the exact instant of any
+        /// history of everyday size (every shipped scenario, the family benchmark).
+        case standard
+        /// No limit: the exact instant, whatever it costs (the reference tests, and the closing measurements).
+        case unlimited
+
+        func entries(for history: History) -> Int? {
+            switch self {
+            case .standard: history.count / 4 + 1_024
+            case .unlimited: nil
+            }
+        }
+    }
+
     /// The first boundary after the instant at which `history` gives a decision other than `report`'s, where
     /// `evaluation` is the rebuild's evaluation at the instant with the groups of `plan` kept apart.
-    func validUntil(of report: EntitlementReport, evaluation: Evaluation, plan: Plan, history: History) -> Date? {
+    ///
+    /// Each step (evaluating a group again, summarising the report again, rebuilding the whole history) is paid for
+    /// from `budget` before it is taken; where the next step would overspend it, the boundary reached is the answer:
+    /// the decision holds up to it (every boundary before it was checked), so it is never later than the exact
+    /// instant, only earlier, and the service decides again sooner. The work is added to `cost`.
+    func validUntil(
+        of report: EntitlementReport, evaluation: Evaluation, plan: Plan, history: History, budget: Budget,
+        cost: inout RebuildCost
+    ) -> Date? {
         var decision: DecisionKey?
         var evaluation = evaluation
+        var left = budget.entries(for: history) ?? .max
+        /// Takes `entries` from what is left, or says the budget cannot pay for them.
+        func spend(_ entries: Int) -> Bool {
+            guard entries <= left else { return false }
+            left -= entries
+            return true
+        }
         for (date, groups) in plan.boundaries {
             let later = Rebuild(scope: scope.at(date))
             var changed = false
             for key in groups {
                 guard var group = evaluation.groups[key] else { continue }
+                guard spend(group.size) else { return date }
+                cost.chainEntries += group.chainSize
+                cost.oneTimePurchases += group.oneTime.count
                 group.evaluate(by: later, store: evaluation.store, facts: evaluation.facts)
                 if let before = evaluation.groups[key], !group.decides(as: before) { changed = true }
                 evaluation.groups[key] = group
@@ -105,14 +139,23 @@ struct Staleness: RebuildStage {
             // The same candidates and diagnostics as at the boundary before: the same report, whose decision was
             // the instant's.
             guard changed else { continue }
+            guard spend(evaluation.summaryCost) else { return date }
             let key = decision ?? DecisionKey(report)
             decision = key
-            if DecisionKey(later.report(of: evaluation)) != key { return date }
+            if DecisionKey(later.report(of: evaluation, cost: &cost)) != key { return date }
         }
         guard let admissionChanges = plan.admissionChanges else { return nil }
         let key = decision ?? DecisionKey(report)
         for boundary in boundaries(of: history) where boundary >= admissionChanges {
-            let later = Rebuild(scope: scope.at(boundary)).report(of: history)
+            // A whole rebuild reads each entry once to evaluate it and at most twice to summarise it: it is taken
+            // only where that much is left, and what it did is then taken from what is left.
+            guard 3 * history.count <= left else { return boundary }
+            var rebuilt = RebuildCost()
+            rebuilt.wholeRebuilds = 1
+            let later = Rebuild(scope: scope.at(boundary)).report(
+                of: history, findingValidUntil: false, budget: budget, cost: &rebuilt)
+            left -= min(left, rebuilt.total)
+            cost += rebuilt
             if DecisionKey(later) != key { return boundary }
         }
         return nil

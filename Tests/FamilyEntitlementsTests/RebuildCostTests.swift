@@ -1,0 +1,71 @@
+import FamilyEntitlements
+import FamilyEntitlementsTestSupport
+import Foundation
+import Testing
+
+/// The rebuild's work, counted in entries (`RebuildCost`), stays within `perEntry · n + fixed` for a history of n
+/// entries, `validUntil` included: on every hostile shape, on mixes of them and on random histories.
+@Suite("The rebuild's cost")
+struct RebuildCostTests {
+    /// c and d of the bound c · n + d.
+    static let perEntry = 6
+    static let fixed = 1_200
+    static let sizes = [64, 256, 1_024, 4_096]
+
+    static func bound(_ history: History) -> Int { perEntry * history.count + fixed }
+
+    /// The work of a rebuild, checked against the bound, and, for a history small enough to find it, its validUntil
+    /// against the exact one: never later, and nothing else changed.
+    static func check(_ history: History, asOf: Date, _ context: String) {
+        let (report, cost) = rebuildEntitlementsCountingCost(history: history, asOf: asOf)
+        #expect(cost.total <= bound(history), "\(context): \(cost.total) > \(bound(history)) (\(cost))")
+        guard history.count <= 600 else { return }
+        let exact = rebuildEntitlementsCountingCost(history: history, asOf: asOf, validUntilBudget: .unlimited)
+        var plain = exact.report
+        plain.validUntil = report.validUntil
+        #expect(report == plain, "\(context): the budget changed more than validUntil")
+        if let found = report.validUntil {
+            #expect(exact.report.validUntil.map { found <= $0 } ?? true, "\(context): validUntil later than exact")
+            #expect(found > report.asOf, "\(context)")
+        } else {
+            #expect(exact.report.validUntil == nil, "\(context): validUntil nil where the decision changes")
+        }
+    }
+
+    @Test(arguments: HostileHistories.Shape.allCases)
+    func eachShape(_ shape: HostileHistories.Shape) {
+        for size in Self.sizes {
+            let (history, asOf) = HostileHistories.history(shape, size: size)
+            Self.check(history, asOf: asOf, "\(shape.rawValue), n \(history.count)")
+        }
+    }
+
+    @Test(arguments: HostileHistories.Shape.allCases)
+    func mixes(_ first: HostileHistories.Shape) {
+        for second in HostileHistories.Shape.allCases {
+            let (history, asOf) = HostileHistories.mix(first, second, size: first == second ? 512 : 1_536)
+            Self.check(history, asOf: asOf, "\(first.rawValue) with \(second.rawValue)")
+        }
+    }
+
+    /// Without the budget, the counter sees the work grow faster than the history on every shape but one: what the
+    /// property above would catch if the budget were lost. Statuses all signed at one instant are one boundary, which
+    /// re-evaluates one chain once: linear without the budget too.
+    @Test(arguments: HostileHistories.Shape.allCases)
+    func withoutTheBudget(_ shape: HostileHistories.Shape) {
+        let (history, asOf) = HostileHistories.history(shape, size: 512)
+        let cost = rebuildEntitlementsCountingCost(history: history, asOf: asOf, validUntilBudget: .unlimited).cost
+        if shape == .statusesSignedAfter {
+            #expect(cost.total <= Self.bound(history), "\(shape.rawValue): \(cost.total) entries without the budget")
+        } else {
+            #expect(cost.total > Self.bound(history), "\(shape.rawValue): \(cost.total) entries without the budget")
+        }
+    }
+
+    @Test(arguments: 0..<24)
+    func randomHistories(seed: Int) {
+        let size = [50, 200, 800, 3_000][seed % 4]
+        let (history, asOf) = HostileHistories.random(size: size, seed: UInt64(seed) + 41)
+        Self.check(history, asOf: asOf, "random history \(seed), n \(history.count)")
+    }
+}
