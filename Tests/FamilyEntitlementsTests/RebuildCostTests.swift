@@ -62,6 +62,23 @@ struct RebuildCostTests {
         }
     }
 
+    /// Every shipped scenario, at its instant and at every date its history names: validUntil with the budget is the
+    /// exact one.
+    @Test(arguments: Scenario.allCases)
+    func exactOnShippedScenarios(_ scenario: Scenario) throws {
+        let expected = try scenario.expectedReport()
+        let (history, catalog) = (try scenario.history(), try scenario.catalog())
+        for instant in [expected.asOf] + LedgerHistoryMutator.edges(of: history, from: .distantPast)
+        where instant < .distantFuture {
+            let budgeted = rebuildEntitlementsCountingCost(
+                history: history, asOf: instant, environment: expected.environment, catalog: catalog)
+            let exact = rebuildEntitlementsCountingCost(
+                history: history, asOf: instant, environment: expected.environment, catalog: catalog,
+                validUntilBudget: .unlimited)
+            #expect(budgeted.report == exact.report, "\(scenario.rawValue) at \(instant)")
+        }
+    }
+
     @Test(arguments: 0..<24)
     func randomHistories(seed: Int) {
         let size = [50, 200, 800, 3_000][seed % 4]
