@@ -131,11 +131,7 @@ struct TopLevelObject {
     /// Throws `unknown_key` naming the first member, in sorted order, that is not among `known`: a line is the tool's
     /// own document, so a misspelt member is refused rather than read as absent.
     func refuseUnknown(known: Set<String>, of what: String) throws(PayloadDecodingError) {
-        guard let first = members.keys.filter({ !known.contains($0) }).min() else { return }
-        throw PayloadDecodingError(
-            code: .unknownKey, path: first,
-            message: "\(what) has no key \"\(first)\"; it takes "
-                + known.sorted().map { "\"\($0)\"" }.joined(separator: ", "))
+        try UnknownKeys.refuse(members.keys, known: known, of: what)
     }
 
     /// A member that must be a string, such as `customer`.

@@ -3,7 +3,7 @@
 /// Apple's payloads gain fields every year, so their decoders ignore unknown keys; the library's own documents are
 /// written by people and by this library, where an unknown key is a misspelling or a document of another kind, which
 /// must not be read as an empty one.
-enum UnknownKeys {
+package enum UnknownKeys {
     struct AnyKey: CodingKey {
         var stringValue: String
         var intValue: Int? { nil }
@@ -21,8 +21,10 @@ enum UnknownKeys {
     }
 
     /// The same check over the keys of a top-level object read without a `Decoder`: `unknown_key` at the first key, in
-    /// sorted order, that is not among `known`, with the message `refuse(in:known:of:)` gives.
-    static func refuse(_ keys: some Sequence<String>, known: Set<String>, of what: String) throws(PayloadDecodingError)
+    /// sorted order, that is not among `known`, with the message `refuse(in:known:of:)` gives. `package`, so that the
+    /// tool's own line formats refuse keys in the same words.
+    package static func refuse(_ keys: some Sequence<String>, known: Set<String>, of what: String)
+        throws(PayloadDecodingError)
     {
         guard let first = firstUnknown(keys, known: known) else { return }
         throw PayloadDecodingError(code: .unknownKey, path: first, message: message(first, known: known, of: what))

@@ -48,7 +48,9 @@ extension History {
             if keys.contains("version"), !keys.isDisjoint(with: keyNames) || keys.isDisjoint(with: notificationKeys) {
                 return try decodeUnverifiedLedger(bytes)
             }
-            if !keys.isDisjoint(with: keyNames) { return decodingNestedPayloads(of: try History(jsonData: bytes)) }
+            if !keys.isDisjoint(with: keyNames) {
+                return decodingNestedPayloads(of: try History(jsonData: bytes, topLevelKeys: keys))
+            }
         }
         var count = 0
         var warnings: [PayloadDecodingWarning] = []

@@ -14,6 +14,12 @@ extension History {
         try UnknownKeys.refuse(AppStoreDocument.topLevelKeys(of: Data(jsonData)), known: Self.keyNames, of: "a history")
     }
 
+    /// The same, where the document's top-level keys were already read: they are not read again.
+    init(jsonData: some DataProtocol, topLevelKeys: Set<String>) throws(PayloadDecodingError) {
+        try self.init(fastJSONData: jsonData)
+        try UnknownKeys.refuse(topLevelKeys, known: Self.keyNames, of: "a history")
+    }
+
     /// Decodes a bare JSON array of decoded transactions in one pass, as strictly as a history object; errors name
     /// the element, such as `[3].price`.
     static func transactions(jsonArray data: some DataProtocol) throws(PayloadDecodingError) -> [TransactionPayload] {
