@@ -19,6 +19,9 @@ struct RebuildCostTests {
     static func check(_ history: History, asOf: Date, _ context: String) {
         let (report, cost) = rebuildEntitlementsCountingCost(history: history, asOf: asOf)
         #expect(cost.total <= bound(history), "\(context): \(cost.total) > \(bound(history)) (\(cost))")
+        // Each piece of work counted once: the dates planned once, every entry admitted once per rebuild.
+        #expect(cost.planned == history.count, "\(context): \(cost)")
+        #expect(cost.admitted == history.count * (1 + cost.wholeRebuilds), "\(context): \(cost)")
         guard history.count <= 600 else { return }
         let exact = rebuildEntitlementsCountingCost(history: history, asOf: asOf, validUntilBudget: .unlimited)
         var plain = exact.report
@@ -60,6 +63,26 @@ struct RebuildCostTests {
         } else {
             #expect(cost.total > Self.bound(history), "\(shape.rawValue): \(cost.total) entries without the budget")
         }
+    }
+
+    /// The counter's units, on histories small enough to count by hand: a chain's evaluation reads its transactions
+    /// and Apple's statuses of it, once at the instant and once at each date `validUntil` visits.
+    @Test func countsByHand() {
+        // One chain of one transaction expiring after asOf: evaluated at asOf and at its expiry, where the decision
+        // changes.
+        let one = HostileHistories.history(.chainsExpiringOneByOne, size: 1)
+        let chain = rebuildEntitlementsCountingCost(history: one.history, asOf: one.asOf, validUntilBudget: .unlimited)
+        #expect(chain.cost.chainEntries == 2, "\(chain.cost)")
+        #expect(chain.cost.oneTimePurchases == 0 && chain.cost.wholeRebuilds == 0, "\(chain.cost)")
+        // The same chain with two statuses signed after asOf: three entries an evaluation, at asOf, at each status and
+        // at the expiry.
+        let statuses = HostileHistories.history(.statusesAtDistinctInstants, size: 2)
+        let read = rebuildEntitlementsCountingCost(
+            history: statuses.history, asOf: statuses.asOf, validUntilBudget: .unlimited)
+        #expect(read.cost.chainEntries == 12, "\(read.cost)")
+        // The report is summarised at asOf and again only where an evaluation changed: at the expiry, not at the
+        // statuses, which agree with the chain.
+        #expect(read.cost.summarised == 2, "\(read.cost)")
     }
 
     /// Every shipped scenario, at its instant and at every date its history names: validUntil with the budget is the

@@ -7,14 +7,21 @@ import Testing
 /// `validUntil` as it was first computed: the whole history rebuilt at every boundary, in order, until the decision
 /// differs. Slow and plainly right; the rebuild's own `validUntil` must always give the same date.
 enum ReferenceValidUntil {
+    /// The report of `rebuild` at its instant, without `validUntil`.
+    static func plainReport(_ rebuild: Rebuild, of history: History) -> EntitlementReport {
+        var cost = RebuildCost()
+        return rebuild.report(of: history, findingValidUntil: false, budget: .unlimited, cost: &cost)
+    }
+
     static func validUntil(
         history: History, asOf instant: Date, environment: Environment, catalog: ProductCatalog?
     ) -> Date? {
         let scope = RebuildScope(instant: instant, environment: environment, catalog: catalog)
-        let decision = DecisionKey(Rebuild(scope: scope).report(of: history))
+        let decision = DecisionKey(plainReport(Rebuild(scope: scope), of: history))
         for boundary in Staleness(scope: scope).boundaries(of: history) {
-            let later = Rebuild(scope: RebuildScope(instant: boundary, environment: environment, catalog: catalog))
-                .report(of: history)
+            let later = plainReport(
+                Rebuild(scope: RebuildScope(instant: boundary, environment: environment, catalog: catalog)), of: history
+            )
             if DecisionKey(later) != decision { return boundary }
         }
         return nil
@@ -32,8 +39,8 @@ struct ValidUntilReferenceTests {
         let reference = ReferenceValidUntil.validUntil(
             history: history, asOf: instant, environment: environment, catalog: catalog)
         #expect(report.validUntil == reference, "\(context()), asOf \(instant)")
-        var plain = Rebuild(scope: RebuildScope(instant: instant, environment: environment, catalog: catalog))
-            .report(of: history)
+        var plain = ReferenceValidUntil.plainReport(
+            Rebuild(scope: RebuildScope(instant: instant, environment: environment, catalog: catalog)), of: history)
         plain.validUntil = report.validUntil
         #expect(report == plain, "\(context()), asOf \(instant): the report differs from the rebuild's")
     }

@@ -44,12 +44,6 @@ struct Rebuild: RebuildStage {
     static let rules: [DecisionRule] = DecisionRule.allCases
     let scope: RebuildScope
 
-    /// The report at the instant, without `validUntil`.
-    func report(of history: History) -> EntitlementReport {
-        var cost = RebuildCost()
-        return report(of: history, findingValidUntil: false, budget: .standard, cost: &cost)
-    }
-
     /// The report at the instant, with `validUntil` where `findingValidUntil` (see `Staleness`, which spends at most
     /// `budget` on it), adding the work done to `cost`.
     func report(
