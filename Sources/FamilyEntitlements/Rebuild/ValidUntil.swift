@@ -147,14 +147,15 @@ package struct Staleness: RebuildStage {
         guard let admissionChanges = plan.admissionChanges else { return nil }
         let key = decision ?? DecisionKey(report)
         for boundary in boundaries(of: history) where boundary >= admissionChanges {
-            // A whole rebuild reads each entry once to evaluate it and at most twice to summarise it: it is taken
-            // only where that much is left, and what it did is then taken from what is left.
-            guard 3 * history.count <= left else { return boundary }
+            // A whole rebuild reads each entry once to evaluate it and at most twice to summarise it: that much is
+            // paid before it is taken, and settled against what it did after.
+            let estimate = 3 * history.count
+            guard spend(estimate) else { return boundary }
             var rebuilt = RebuildCost()
             rebuilt.wholeRebuilds = 1
             let later = Rebuild(scope: scope.at(boundary)).report(
                 of: history, findingValidUntil: false, budget: budget, cost: &rebuilt)
-            left -= min(left, rebuilt.total)
+            left = max(0, left + estimate - rebuilt.total)
             cost += rebuilt
             if DecisionKey(later) != key { return boundary }
         }
