@@ -261,6 +261,12 @@ struct RebuildPropertyTests {
         let orders = [
             [resubscribed, plain, anonymous], [anonymous, plain, resubscribed], [plain, resubscribed, anonymous],
         ]
+        // The order itself, compared directly: where two mentions differ only by a UUID, an absent one sorts first.
+        // (The reports below hold notifications in a set, whose order may hide a comparison that cannot tell.)
+        let withUUID = NotificationMention(type: .subscribed, signedDate: Given.day(0), notificationUUID: "a")
+        let withoutUUID = NotificationMention(type: .subscribed, signedDate: Given.day(0))
+        #expect(withoutUUID < withUUID)
+        #expect(!(withUUID < withoutUUID))
         for notifications in orders {
             let report = rebuildEntitlements(
                 history: History(transactions: [transaction], notifications: notifications), asOf: Given.day(5))
