@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 /// What a rebuild did, counted in entries rather than timed: the deterministic counter the cost property and the
 /// benchmark read. `package`, not public: it describes the engine, not the decision.
 ///
@@ -33,12 +39,6 @@ package struct RebuildCost: Hashable, Sendable {
         lhs.planned += rhs.planned
     }
 }
-
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// `rebuildEntitlements(history:asOf:environment:catalog:decodingWarnings:)` with the work it did: for the cost
 /// property and the benchmark.
