@@ -147,14 +147,16 @@ struct Rebuild: RebuildStage {
                 continue
             }
             cost.chainEntries += context.readCount(statuses: facts.appleStatuses[originalId]?.count ?? 0)
-            for (productId, candidate) in evaluate(context, originalId: originalId, facts: facts, log: &log) {
+            for (productId, candidate) in evaluate(
+                context, originalId: originalId, facts: facts, log: &log, cost: &cost)
+            {
                 candidates[productId, default: []].append(candidate)
             }
         }
         for originalId in groups.keys {
             cost.chainEntries += groups[originalId]?.chainSize ?? 0
             cost.oneTimePurchases += groups[originalId]?.oneTime.count ?? 0
-            groups[originalId]?.evaluate(by: self, store: store, facts: facts)
+            groups[originalId]?.evaluate(by: self, store: store, facts: facts, cost: &cost)
         }
         // The products a group names are the same at every instant: every one-time purchase that takes part is a
         // candidate, and so is the newest transaction of each product of a chain.
@@ -180,14 +182,17 @@ struct Rebuild: RebuildStage {
             mixedBundles: admitted.bundleSeen.mixed, cost: cost)
     }
 
-    /// The candidates of one auto-renewable subscription chain, each with its product id.
+    /// The candidates of one auto-renewable subscription chain, each with its product id; `cost` counts the chain
+    /// evaluated again at the instant Apple signed its status, where the cross-check does.
     func evaluate(
-        _ context: ChainContext, originalId: String, facts: NotificationFacts, log: inout DiagnosticsLog
+        _ context: ChainContext, originalId: String, facts: NotificationFacts, log: inout DiagnosticsLog,
+        cost: inout RebuildCost
     ) -> [(productId: String, candidate: Candidate)] {
         let chains = SubscriptionChains(scope: scope)
         let evaluated = chains.evaluateChain(context, log: &log)
         if !facts.appleStatuses.isEmpty, let statuses = facts.appleStatuses[originalId] {
-            chains.crossCheck(statuses, originalId: originalId, context: context, candidates: evaluated, log: &log)
+            cost.chainEntries += chains.crossCheck(
+                statuses, originalId: originalId, context: context, candidates: evaluated, log: &log)
         }
         return evaluated.compactMap { candidate in
             context.chain.store[candidate.index].productId.map { (productId: $0, candidate: candidate) }
@@ -270,15 +275,19 @@ struct EvaluationGroup {
     /// The entries an evaluation of the group's chain reads.
     var chainSize: Int { chain?.context.readCount(statuses: statuses) ?? 0 }
 
-    /// The entries an evaluation of the group reads.
-    var size: Int { chainSize + oneTime.count }
+    /// The most entries an evaluation of the group reads: its chain twice where Apple states a status of it (the
+    /// cross-check evaluates the chain again at the status's instant), and its one-time purchases.
+    var size: Int {
+        chainSize + oneTime.count + (statuses > 0 ? chain?.context.readCount(statuses: 0) ?? 0 : 0)
+    }
 
-    /// Evaluates the group at `rebuild`'s instant.
-    mutating func evaluate(by rebuild: Rebuild, store: Store, facts: NotificationFacts) {
+    /// Evaluates the group at `rebuild`'s instant; `cost` counts what the cross-check reads beyond `chainSize`.
+    mutating func evaluate(by rebuild: Rebuild, store: Store, facts: NotificationFacts, cost: inout RebuildCost) {
         var log = DiagnosticsLog()
         var candidates: [(productId: String, candidate: Candidate)] = []
         if let chain {
-            candidates = rebuild.evaluate(chain.context, originalId: chain.originalId, facts: facts, log: &log)
+            candidates = rebuild.evaluate(
+                chain.context, originalId: chain.originalId, facts: facts, log: &log, cost: &cost)
         }
         if !oneTime.isEmpty {
             let evaluator = OneTimePurchases(scope: rebuild.scope)

@@ -175,13 +175,22 @@ struct SubscriptionChains: RebuildStage {
     }
 
     /// Compares Apple's own status of the chain, where a notification or a Get All Subscription Statuses item dated
-    /// after everything else known about the chain states one, with the rebuilt state, and reports a disagreement
-    /// naming both. Neither is preferred: the decision stays the rebuild's, and the diagnostic says that the history
-    /// may lack an entry or hold a wrong one.
+    /// after everything else known about the chain states one, with the state the history gives at the instant Apple
+    /// signed it, and reports a disagreement naming both. Neither is preferred: the decision stays the rebuild's, and
+    /// the diagnostic says that the history may lack an entry or hold a wrong one.
+    ///
+    /// Apple's status is true when signed, not later: a subscription cancelled while active (status 1) expires at
+    /// its expiresDate, and a grace period (status 4) ends at its gracePeriodExpiresDate, with no news from Apple. So
+    /// the status is compared with the chain evaluated at its own signing instant (the millisecond taken down), never
+    /// with the state at the rebuild's instant. A status signed before the chain's newest snapshot or renewal info is
+    /// not compared: the history knows more than it did.
+    ///
+    /// Returns the chain entries read by the evaluation at the status's instant, for the cost counter: none where the
+    /// status was signed in the rebuild's own millisecond, whose evaluation is `candidates`.
     func crossCheck(
         _ statuses: [AppleStatusNotice], originalId: String, context: ChainContext, candidates: [Candidate],
         log: inout DiagnosticsLog
-    ) {
+    ) -> Int {
         let chain = context.chain
         guard
             // The latest, ties broken by status, then by the source, so that the order of entries never matters.
@@ -191,9 +200,20 @@ struct SubscriptionChains: RebuildStage {
             }),
             chain.entries.allSatisfy({ ($0.signedDate ?? $0.purchaseDate) <= latest.date }),
             (context.renewalInfo?.signedDate).map({ $0 <= latest.date }) ?? true,
-            let newest = chain.indices.last.map({ chain.storeIndex($0) }),
-            let state = (candidates.first(where: \.grants) ?? candidates.first(where: { $0.index == newest }))?.state
-        else { return }
+            let newest = chain.indices.last.map({ chain.storeIndex($0) })
+        else { return 0 }
+        // Everything the chain's evaluation reads was signed by the status's instant; what happened after it (an
+        // expiry, the end of a grace period, a REVOKE) is read only up to the instant evaluated at.
+        let then = scope.at(latest.date)
+        var read = 0
+        var evaluated = candidates
+        if then.instant < instant {
+            var scratch = DiagnosticsLog()
+            evaluated = SubscriptionChains(scope: then).evaluateChain(context, log: &scratch)
+            read = context.readCount(statuses: 0)
+        }
+        guard let state = (evaluated.first(where: \.grants) ?? evaluated.first(where: { $0.index == newest }))?.state
+        else { return read }
         let agrees: Bool
         switch latest.status {
         case .active: agrees = state == .active
@@ -201,15 +221,17 @@ struct SubscriptionChains: RebuildStage {
         case .billingRetry: agrees = state == .billingRetry
         case .billingGracePeriod: agrees = state == .gracePeriod
         case .revoked: agrees = state == .revoked
-        default: return
+        default: return read
         }
-        guard !agrees else { return }
+        guard !agrees else { return read }
         log.report(
             .appleStatusDisagrees,
             "Apple's status \(latest.status.rawValue) in \(latest.source.text) signed \(latest.date.evidenceText), "
                 + "after everything else known of original transaction \(originalId), "
-                + "disagrees with the rebuilt state \(state.rawValue); the history may lack an entry or hold a wrong one"
+                + "disagrees with the state \(state.rawValue) the history gives at that instant; the history may lack "
+                + "an entry or hold a wrong one"
         )
+        return read
     }
 
     /// The state of a chain whose newest transaction has expired: grace period, billing retry or expired.

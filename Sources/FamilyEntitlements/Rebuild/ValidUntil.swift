@@ -132,7 +132,7 @@ package struct Staleness: RebuildStage {
                 guard spend(group.size) else { return date }
                 cost.chainEntries += group.chainSize
                 cost.oneTimePurchases += group.oneTime.count
-                group.evaluate(by: later, store: evaluation.store, facts: evaluation.facts)
+                group.evaluate(by: later, store: evaluation.store, facts: evaluation.facts, cost: &cost)
                 if let before = evaluation.groups[key], !group.decides(as: before) { changed = true }
                 evaluation.groups[key] = group
             }

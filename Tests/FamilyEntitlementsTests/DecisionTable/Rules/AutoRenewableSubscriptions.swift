@@ -523,6 +523,47 @@ extension DecisionRow {
                     subscriptionStatuses: [statusSnapshot("2901", .active, signed: 20)]), asOf: 40,
                 products: [ProductExpectation(Given.monthly, .expired, access: false)],
                 customer: .equals(.inactive)),
+            DecisionRow(
+                rule: .autoRenewableSubscriptions,
+                name: "Apple's status 1 (active) of a cancelled subscription, re-checked after its expiry: compared "
+                    + "at the instant Apple signed it, when it was true; no alarm at a normal end",
+                source: "apple-facts 2: a status is Apple's at its signedDate; a cancelled subscription stays active "
+                    + "until its expiresDate, then expires without a notification of its status",
+                history: History(
+                    transactions: [subscription],
+                    renewalInfos: [Given.renewal("2901", signed: 10, autoRenew: .off)],
+                    subscriptionStatuses: [statusSnapshot("2901", .active, signed: 10)]), asOf: 35,
+                products: [ProductExpectation(Given.monthly, .expired, access: false)],
+                customer: .equals(.inactive)),
+            DecisionRow(
+                rule: .autoRenewableSubscriptions,
+                name: "Apple's status 4 (grace period), re-checked after the grace period ended: compared at the "
+                    + "instant Apple signed it, when it was true; no alarm",
+                source: "apple-facts 2 and 7: status 4 is the billing grace period, which ends at "
+                    + "gracePeriodExpiresDate while billing retry goes on",
+                history: History(
+                    transactions: [subscription],
+                    notifications: [
+                        statusNotification(
+                            .billingGracePeriod, .didFailToRenew, .gracePeriod, signed: 31,
+                            renewal: Given.renewal("2901", signed: 31) {
+                                $0.isInBillingRetryPeriod = true
+                                $0.gracePeriodExpiresDate = Given.day(40)
+                            })
+                    ]), asOf: 45,
+                products: [ProductExpectation(Given.monthly, .billingRetry, access: false)]),
+            DecisionRow(
+                rule: .autoRenewableSubscriptions,
+                name: "Apple's status 2 (expired) signed while the rebuild granted, re-checked after the expiry: it "
+                    + "was wrong when signed, and the alarm stays",
+                source: "decision table: Apple's status is compared with the state at the instant it was signed, "
+                    + "not with a later state that happens to agree",
+                history: History(
+                    transactions: [subscription],
+                    renewalInfos: [Given.renewal("2901", signed: 10, autoRenew: .off)],
+                    subscriptionStatuses: [statusSnapshot("2901", .expired, signed: 10)]), asOf: 35,
+                products: [ProductExpectation(Given.monthly, .expired, access: false)],
+                customer: .equals(.inactive), diagnostics: [.appleStatusDisagrees]),
         ]
     }()
 
