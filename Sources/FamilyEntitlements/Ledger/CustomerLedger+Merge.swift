@@ -2,12 +2,10 @@ extension CustomerLedger {
     /// Absorbs every entry another ledger holds: the union of what both hold, as when two writers absorbed
     /// different notifications into copies of one stored ledger and the second must not drop the first's.
     ///
-    /// Merging decides as absorbing: the ledgers of any split of a set of entries, merged in any order and any number
-    /// of times, decide as one ledger that absorbed them all (docs/ledger.md). Merge is commutative, associative and
-    /// idempotent in the decisions it leads to; the entries held can differ only where absorbing in another order
-    /// would hold them differently (a transaction absorbed on its own before the notification that vouches for it).
-    /// Of compacted ledgers, the merge decides as the union at every instant at or after the later of their
-    /// compaction instants.
+    /// Merging is absorbing: the ledgers of any split of a set of entries, merged in any order and any number of
+    /// times, are equal to one ledger that absorbed them all (docs/ledger.md), so merge is commutative, associative
+    /// and idempotent, in the entries held and in the decisions they lead to. Of compacted ledgers, the merge decides
+    /// as the union of everything at every instant at or after the later of their compaction instants.
     ///
     /// Returns what each entry of `other` changed, in the canonical order of `other.history`.
     @discardableResult

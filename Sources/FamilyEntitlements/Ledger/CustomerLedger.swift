@@ -15,8 +15,8 @@
 /// key with other content. `compacted(asOf:)` drops what can no longer change a decision at or after an instant.
 ///
 /// Pure like the rest of the library: no clock, no I/O. Entries are held as sets, so the same entries absorbed in any
-/// order decide alike (docs/ledger.md names the one case where they are held differently), and `history` lists them
-/// in one canonical order. Absorbing looks keys up in an index, so a ledger of n entries fills in linear time.
+/// order make an equal ledger (a transaction that a notification carries unchanged is held once, inside it), and
+/// `history` lists them in one canonical order; `merge(_:)` is the union of two ledgers. Absorbing looks keys up in an index, so a ledger of n entries fills in linear time.
 public struct CustomerLedger: Hashable, Sendable {
     /// Transaction snapshots held on their own (from the App Store Server API, StoreKit, or kept by compaction).
     public private(set) var transactions: Set<TransactionPayload> = []
@@ -91,6 +91,12 @@ public struct CustomerLedger: Hashable, Sendable {
         }
         notifications.insert(notification)
         index.add(notification)
+        // The notification vouches for its transaction as the transaction alone would be admitted: a copy held on its
+        // own is now a repeat, as it would have been had it come second. So the ledger holds the same entries in any
+        // order of arrival, and two writers' ledgers merge to the same value.
+        if let transaction = notification.data?.transactionInfo, index.vouchedTransactions.contains(transaction) {
+            transactions.remove(transaction)
+        }
         return conflicts.isEmpty ? .added(key) : .conflicting(key, with: conflicts)
     }
 
@@ -183,13 +189,16 @@ public struct CustomerLedger: Hashable, Sendable {
         transactions: Set<TransactionPayload>, renewalInfos: Set<RenewalInfoPayload>,
         notifications: Set<NotificationPayload>, subscriptionStatuses: Set<SubscriptionStatusSnapshot>
     ) {
-        self.transactions = transactions
         self.renewalInfos = renewalInfos
         self.notifications = notifications
         self.subscriptionStatuses = subscriptionStatuses
         index = LedgerIndex(
             transactions: transactions, renewalInfos: renewalInfos, notifications: notifications,
             subscriptionStatuses: subscriptionStatuses)
+        // As absorbing holds them: a transaction a notification vouches for is held inside it alone (a ledger stored
+        // by an earlier release may hold both).
+        self.transactions =
+            index.vouchedTransactions.isEmpty ? transactions : transactions.subtracting(index.vouchedTransactions)
     }
 
     /// The entries ordered by signedDate, then key, then JSON: the same for any order of arrival.
