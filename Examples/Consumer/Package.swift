@@ -44,7 +44,9 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
         .target(
             name: "ReferenceStore",
-            dependencies: ["CSQLite", "ServerRecipes", .product(name: "FamilyEntitlements", package: "FamilyEntitlements")]
+            dependencies: [
+                "CSQLite", "ServerRecipes", .product(name: "FamilyEntitlements", package: "FamilyEntitlements"),
+            ]
         ),
         // Delivers notifications from a file through the recipes into a store: several at once for the stress test.
         .executableTarget(

@@ -35,7 +35,8 @@ enum StressFixture {
             if let last = transactions.last { transactions.append(TransactionBuilder.renewal(of: last)) }
         }
         var notifications =
-            [NotificationBuilder.subscribed(transactions[0])] + transactions.dropFirst().map {
+            [NotificationBuilder.subscribed(transactions[0])]
+            + transactions.dropFirst().map {
                 NotificationBuilder.didRenew($0)
             }
         guard let last = transactions.last, let start = last.purchaseDate, let end = last.expiresDate else {
@@ -97,7 +98,12 @@ struct ForgetfulStore: EntitlementStore {
         private var count = 0
         private let lock = NSLock()
 
-        func next() -> Int { lock.withLock { count += 1; return count } }
+        func next() -> Int {
+            lock.withLock {
+                count += 1
+                return count
+            }
+        }
     }
 
     struct Forgot: Error {}
@@ -122,8 +128,10 @@ struct StressTests {
     /// The writer executable, built beside this test bundle (this test target depends on it).
     static func writerExecutable() throws -> URL {
         let bundle = URL(fileURLWithPath: CommandLine.arguments.first ?? "").deletingLastPathComponent()
-        let candidates = [bundle, bundle.deletingLastPathComponent(), Bundle.main.bundleURL.deletingLastPathComponent()]
-            .map { $0.appendingPathComponent("reference-store-writer") }
+        let candidates = [
+            bundle, bundle.deletingLastPathComponent(), Bundle.main.bundleURL.deletingLastPathComponent(),
+        ]
+        .map { $0.appendingPathComponent("reference-store-writer") }
         return try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) })
     }
 
@@ -155,7 +163,8 @@ struct StressTests {
             let process = Process()
             process.executableURL = writer
             process.arguments = [
-                database.path, queue.path, "\(SQLiteStore.milliseconds(StressFixture.now))", "\(round * 100 + slot + 1)",
+                database.path, queue.path, "\(SQLiteStore.milliseconds(StressFixture.now))",
+                "\(round * 100 + slot + 1)",
                 "\(faultsPerMille)",
             ]
             let pipe = Pipe()
