@@ -25,28 +25,86 @@ struct AppStoreService<Verifier: SignedDataVerifying>: Sendable {
     }
 }
 
-/// Where the service keeps what it has seen and decided.
-protocol EntitlementStore: Sendable {
-    /// Whether a notification with this `notificationUUID` was recorded before.
-    func hasRecorded(_ notification: NotificationPayload) async throws -> Bool
-    /// Records a notification by its `notificationUUID`.
-    func record(_ notification: NotificationPayload) async throws
-    /// The customer's stored history (`CustomerLedger`, stored as its JSON form), or an empty one the first time.
+/// Where the service keeps what it has seen and decided: one row per ledger key, written only by a conditional write.
+///
+/// Public, unlike the rest of the recipes, so that a store outside this module (`ReferenceStore`, on SQLite) can
+/// implement it. docs/integrating.md shows the SQL of a relational store.
+public protocol EntitlementStore: Sendable {
+    /// The ledger stored under the key, the report decided from it and the version of the row, read together.
     ///
-    /// A customer is named by any of their transaction ids; the store maps it to the customer (by account links).
-    func ledger(of customer: String) async throws -> CustomerLedger
-    /// Saves the customer's history.
-    func save(_ ledger: CustomerLedger, of customer: String) async throws
-    /// The customer's stored report (`EntitlementReport`, stored as its JSON form), or nil the first time.
-    func report(of customer: String) async throws -> EntitlementReport?
-    /// Replaces what the customer may use with the rebuilt report.
-    func save(_ report: EntitlementReport, of customer: String) async throws
-    /// Schedules `decideAgain(customer:)` at the instant, in place of any schedule of the customer; nil: none.
-    func scheduleDecision(of customer: String, at instant: Date?) async throws
+    /// A key names a customer (`AppStoreService.ledgerKey(of:)`), or a transaction that no account has linked yet.
+    func load(_ key: String) async throws -> StoredLedger
+    /// Writes the ledger, the report with its `validUntil` and the outbox actions in one transaction, if the row's
+    /// version is still `version` (a new row where it is 0); false when another writer moved it, and nothing is then
+    /// written.
+    func write(_ decision: DecisionWrite, under key: String, ifVersion version: Int64) async throws -> Bool
+    /// The keys whose stored report's `validUntil` is at or before the instant: the scheduled decisions now due.
+    func keysDue(at instant: Date) async throws -> [String]
+    /// Up to `limit` outbox actions not yet delivered, the oldest first.
+    func pendingActions(limit: Int) async throws -> [PendingAction]
+    /// Marks an outbox action delivered; the worker calls it only after delivering it.
+    func markDelivered(_ id: Int64) async throws
     /// The account links, to change and save back.
     func accountLinks() async throws -> AccountLinks
     /// Saves the account links; a compare-and-set in a real store, since two restores may race.
     func save(_ links: AccountLinks) async throws
+}
+
+/// What is stored under one ledger key.
+public struct StoredLedger: Sendable {
+    /// The ledger, compacted at its last decision; `CustomerLedger()` the first time.
+    public var ledger: CustomerLedger
+    /// The report decided from it; nil the first time.
+    public var report: EntitlementReport?
+    /// The version a conditional write must find; 0 while nothing is stored.
+    public var version: Int64
+
+    public init(ledger: CustomerLedger = CustomerLedger(), report: EntitlementReport? = nil, version: Int64 = 0) {
+        self.ledger = ledger
+        self.report = report
+        self.version = version
+    }
+}
+
+/// One decision, written all or nothing: the ledger, the report (with its `validUntil`) and the actions it calls for.
+public struct DecisionWrite: Sendable {
+    /// The ledger, compacted at the instant of the decision.
+    public var ledger: CustomerLedger
+    /// The decision the apps read.
+    public var report: EntitlementReport
+    /// What the outbox must deliver: what changed since the report the write replaces.
+    public var actions: [OutboxAction]
+
+    public init(ledger: CustomerLedger, report: EntitlementReport, actions: [OutboxAction]) {
+        self.ledger = ledger
+        self.report = report
+        self.actions = actions
+    }
+}
+
+/// An action a decision calls for, kept in the outbox until a worker has delivered it: a silent push to the
+/// customer's devices, with the codes of what changed.
+public struct OutboxAction: Hashable, Sendable, Codable {
+    /// The ledger key of the customer.
+    public var customer: String
+    /// The `EntitlementChange` codes, in the order `changes(from:)` lists them.
+    public var codes: [String]
+
+    public init(customer: String, codes: [String]) {
+        self.customer = customer
+        self.codes = codes
+    }
+}
+
+/// An outbox action not yet delivered, with its id in the outbox.
+public struct PendingAction: Hashable, Sendable {
+    public var id: Int64
+    public var action: OutboxAction
+
+    public init(id: Int64, action: OutboxAction) {
+        self.id = id
+        self.action = action
+    }
 }
 
 /// A logger, as swift-log's would be used.

@@ -17,7 +17,10 @@ extension AppStoreService {
             return .conflict(code: conflict.code.rawValue)  // "account_token_mismatch": nothing moved
         }
         try await store.save(links)  // compare-and-set: two restores may race
-        // Grant from Apple's history for this purchase, not from the app's copy of one transaction.
-        return .linked(try await rebuildFromApple(transactionId: request.originalTransactionId.rawValue, asOf: clock()))
+        // What waited under the purchase's own key (notifications that came before any account linked it) joins the
+        // customer's ledger, with Apple's history for this purchase, not the app's copy of one transaction.
+        let original = request.originalTransactionId.rawValue
+        let waiting = try await store.load(waitingKey(of: original)).ledger
+        return .linked(try await rebuildFromApple(transactionId: original, adding: waiting, asOf: clock()))
     }
 }

@@ -16,14 +16,16 @@ extension AppStoreService {
     }
 
     /// Absorbs the notification, every transaction of Get Transaction History, and the renewal infos and Apple's
-    /// statuses of Get All Subscription Statuses into the customer's ledger, then decides from the whole ledger.
+    /// statuses of Get All Subscription Statuses into a ledger of what Apple says now, then merges it into the
+    /// customer's stored ledger and decides from the whole, in one conditional write.
     ///
     /// The notification goes into the ledger beside the history: a REVOKE without revocationDate, an EXPIRED, and the
     /// renewal info (grace period, billing retry) are in the notification, not in the transaction history.
     func rebuildFromApple(
-        transactionId: String, with notification: NotificationPayload? = nil, asOf now: Date
+        transactionId: String, with notification: NotificationPayload? = nil,
+        adding known: CustomerLedger = CustomerLedger(), asOf now: Date
     ) async throws -> EntitlementReport {
-        var ledger = try await store.ledger(of: transactionId)  // CustomerLedger() the first time
+        var ledger = known  // what this call learns; the stored ledger is read only at the write
         if let notification { ledger.absorb(notification) }
         var revision: String? = nil
         repeat {
@@ -41,16 +43,6 @@ extension AppStoreService {
         guard case .success(let answer) = statuses else { throw HistoryUnavailable(transactionId: transactionId) }
         let body = try SubscriptionStatusesResponse(jsonData: JSONEncoder().encode(answer))
         _ = try await ledger.absorb(body, verifiedBy: intake)
-        return try await decide(from: ledger, of: transactionId, asOf: now)
-    }
-
-    /// Decides from the whole ledger, stores the decision, acts on what changed since the stored one, and compacts.
-    func decide(from ledger: CustomerLedger, of customer: String, asOf now: Date) async throws -> EntitlementReport {
-        let report = ledger.rebuild(asOf: now, environment: intake.policy.environment, catalog: catalog)
-        let previous = try await store.report(of: customer)  // nil the first time
-        try await keep(report, of: customer)
-        await act(on: report.changes(from: previous), of: customer)
-        try await store.save(ledger.compacted(asOf: now), of: customer)  // see docs/ledger.md
-        return report
+        return try await decide(adding: ledger, of: transactionId, asOf: now)
     }
 }

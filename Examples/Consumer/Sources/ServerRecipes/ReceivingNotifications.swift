@@ -13,16 +13,17 @@ extension AppStoreService {
         }
     }
 
-    /// Acts on an accepted notification once: Apple's retries and recovered copies of it change nothing.
+    /// Absorbs an accepted notification into the customer's ledger and writes the decision, then answers 200.
+    ///
+    /// The ledger is the record of what was handled: Apple's retries and recovered copies absorb as repeats, decide
+    /// alike and call for no action, so they need no list of notificationUUIDs beside it.
     func record(_ verified: VerifiedNotification) async -> Int {
         for unknown in verified.unknownValues {
             logger.error("App Store sent \(unknown); this service has no handler for it yet")
         }
         do {
-            if try await store.hasRecorded(verified.notification) { return 200 }  // by notificationUUID
-            try await handle(verified.notification)  // absorbs and rebuilds: harmless to run twice
-            try await store.record(verified.notification)
-            return 200
+            try await handle(verified.notification)  // one conditional write: ledger, report, outbox
+            return 200  // only after the write: a failure or a crash before it leaves Apple retrying
         } catch {
             return 503  // the service's own failure, or Apple's history unreachable: let Apple retry
         }

@@ -6,14 +6,22 @@ import Testing
 
 @testable import ServerRecipes
 
-/// A store in memory that counts what the recipes do.
+/// A store in memory that counts what the recipes do: each key's row and version, and the outbox.
 actor MemoryStore: EntitlementStore {
-    var recorded: [String] = []
-    var rebuilds = 0
+    struct Row {
+        var ledger: Data
+        var report: Data
+        var validUntil: Date?
+        var version: Int64
+    }
+
+    var rows: [String: Row] = [:]
+    var writes = 0
+    var conflicts = 0
     var links = AccountLinks()
-    var ledgers: [String: Data] = [:]
-    var reports: [String: Data] = [:]
-    var schedules: [String: Date?] = [:]
+    var outbox: [(id: Int64, action: OutboxAction, delivered: Bool)] = []
+    /// Runs before each conditional write, as another writer would: a test moves the version here.
+    var beforeWrite: (@Sendable (MemoryStore, String) async throws -> Void)? = nil
     /// Where every transaction id names one customer, as the account links of a real store would say: that customer.
     let oneCustomer: String?
 
@@ -23,26 +31,50 @@ actor MemoryStore: EntitlementStore {
 
     private func key(_ customer: String) -> String { oneCustomer ?? customer }
 
-    func hasRecorded(_ notification: NotificationPayload) -> Bool {
-        recorded.contains(notification.notificationUUID ?? "")
+    func load(_ customer: String) throws -> StoredLedger {
+        guard let row = rows[key(customer)] else { return StoredLedger() }
+        return StoredLedger(
+            ledger: try CustomerLedger(jsonData: row.ledger),
+            report: try JSONDecoder().decode(EntitlementReport.self, from: row.report), version: row.version)
     }
-    func record(_ notification: NotificationPayload) { recorded.append(notification.notificationUUID ?? "") }
-    func ledger(of customer: String) throws -> CustomerLedger {
-        try ledgers[key(customer)].map { try CustomerLedger(jsonData: $0) } ?? CustomerLedger()
+    func write(_ decision: DecisionWrite, under customer: String, ifVersion version: Int64) async throws -> Bool {
+        if let beforeWrite {
+            self.beforeWrite = nil
+            try await beforeWrite(self, customer)
+        }
+        guard (rows[key(customer)]?.version ?? 0) == version else {
+            conflicts += 1
+            return false
+        }
+        writes += 1
+        rows[key(customer)] = Row(
+            ledger: try decision.ledger.jsonData(), report: try JSONEncoder().encode(decision.report),
+            validUntil: decision.report.validUntil, version: version + 1)
+        for action in decision.actions { outbox.append((Int64(outbox.count + 1), action, false)) }
+        return true
     }
-    func save(_ ledger: CustomerLedger, of customer: String) throws {
-        ledgers[key(customer)] = try ledger.jsonData()
+    func keysDue(at instant: Date) -> [String] {
+        rows.filter { $0.value.validUntil.map { $0 <= instant } ?? false }.keys.sorted()
     }
-    func report(of customer: String) throws -> EntitlementReport? {
-        try reports[key(customer)].map { try JSONDecoder().decode(EntitlementReport.self, from: $0) }
+    func pendingActions(limit: Int) -> [PendingAction] {
+        outbox.filter { !$0.delivered }.prefix(limit).map { PendingAction(id: $0.id, action: $0.action) }
     }
-    func save(_ report: EntitlementReport, of customer: String) throws {
-        rebuilds += 1
-        reports[key(customer)] = try JSONEncoder().encode(report)
+    func markDelivered(_ id: Int64) {
+        if let index = outbox.firstIndex(where: { $0.id == id }) { outbox[index].delivered = true }
     }
-    func scheduleDecision(of customer: String, at instant: Date?) { schedules[key(customer)] = instant }
     func accountLinks() -> AccountLinks { links }
     func save(_ links: AccountLinks) { self.links = links }
+
+    /// The stored ledger of a key.
+    func ledger(of customer: String) throws -> CustomerLedger { try load(customer).ledger }
+    /// The stored report of a key.
+    func report(of customer: String) throws -> EntitlementReport? { try load(customer).report }
+    /// The notificationUUIDs every stored ledger holds.
+    func notificationUUIDs() throws -> [String] {
+        try rows.keys.flatMap { try ledger(of: $0).notifications.compactMap(\.notificationUUID) }
+    }
+    /// Sets what runs before the next conditional write.
+    func setBeforeWrite(_ hook: @escaping @Sendable (MemoryStore, String) async throws -> Void) { beforeWrite = hook }
 }
 
 /// Get Notification History pages scripted by a test.
@@ -91,8 +123,11 @@ enum Recipe {
             apiClient: try AppStoreServerAPIClient(
                 signingKey: "", keyId: "", issuerId: "", bundleId: app.bundleId, environment: .production),
             store: store, logger: Logger { _ in }, metrics: Metrics { _, _ in }, devices: Devices { _, _ in },
-            catalog: TestProduct.catalog(of: [monthly], bundleId: app.bundleId))
+            catalog: TestProduct.catalog(of: [monthly], bundleId: app.bundleId), clock: { now })
     }
+
+    /// The instant of the recipes' decisions: within the month of every transaction the tests build.
+    static let now = purchase.addingTimeInterval(5 * 86_400)
 
     static func transaction(day: Int, appAccountToken: AppAccountToken? = nil, environment: Environment? = nil)
         -> TransactionPayload
@@ -132,14 +167,15 @@ struct RecipeTests {
         for down in row.outage {
             let service = try Recipe.service(down ? .unavailable() : FakeJWSVerifier(), store: store)
             statuses.append(await service.receiveAppStoreNotification(body: body))
-            #expect(await store.recorded.count == (statuses.contains(200) ? 1 : 0))
+            // Acted on once: the first write calls for the grant's push; a repeat absorbs as one, and calls for none.
+            #expect(await store.outbox.count == (statuses.contains(200) ? 1 : 0))
         }
         #expect(statuses == row.statuses)
-        #expect(await store.rebuilds == 1)
+        #expect(await store.writes == statuses.filter { $0 == 200 }.count)
         // The notification is kept in the customer's stored ledger with what the history held.
-        let ledgers = await store.ledgers
-        #expect(ledgers.count == 1)
-        let stored = try CustomerLedger(jsonData: try #require(ledgers.values.first))
+        let rows = await store.rows
+        #expect(rows.count == 1)
+        let stored = try await store.ledger(of: try #require(rows.keys.first))
         #expect(stored.notifications.count == 1)
         #expect(stored.notifications.first?.notificationType == .subscribed)
     }
@@ -185,8 +221,9 @@ struct RecipeTests {
         let complete = try await service.recoverNotifications(
             since: Recipe.purchase, until: Recipe.purchase.addingTimeInterval(7 * 86_400), from: pages)
         #expect(complete == row.complete)
-        #expect(await store.recorded.count == row.recorded)
-        #expect(Set(await store.recorded).count == (await store.recorded).count, "no notification recorded twice")
+        let recorded = try await store.notificationUUIDs()
+        #expect(recorded.count == row.recorded)
+        #expect(Set(recorded).count == recorded.count, "no notification recorded twice")
     }
 
     enum LinkOutcome: Equatable, Sendable {
@@ -248,6 +285,60 @@ struct RecipeTests {
             }
         #expect(outcome == row.expected)
         #expect(await store.links.owner(of: original) == (row.expected == .linked ? row.session : row.linkedTo))
-        #expect(await store.rebuilds == (row.expected == .linked ? 1 : 0), "granted from Apple's history only")
+        #expect(await store.writes == (row.expected == .linked ? 1 : 0), "granted from Apple's history only")
+    }
+}
+
+/// The write path under concurrency: a writer that finds the version moved merges, never overwrites.
+struct ConcurrentWriterTests {
+    static let first = Recipe.transaction(day: 0, appAccountToken: Recipe.alice)
+    static let renewal = TransactionBuilder.renewal(of: first)
+
+    @Test
+    func aWriterThatFindsTheVersionMovedMergesWhatTheOtherWrote() async throws {
+        let store = MemoryStore(oneCustomer: "customer")
+        let service = try Recipe.service(store: store)
+        let renewed = try FakeJWSSigner().requestBody(for: NotificationBuilder.didRenew(Self.renewal, app: Recipe.app))
+        // Another writer delivers the renewal between this writer's load and its write.
+        await store.setBeforeWrite { store, _ in
+            #expect(await service.receiveAppStoreNotification(body: renewed) == 200)
+        }
+        let subscribed = try FakeJWSSigner().requestBody(
+            for: NotificationBuilder.subscribed(Self.first, app: Recipe.app))
+        #expect(await service.receiveAppStoreNotification(body: subscribed) == 200)
+        #expect(await store.conflicts == 1)
+        #expect(await store.writes == 2)
+        let ledger = try await store.ledger(of: "customer")
+        #expect(Set(ledger.notifications.map(\.notificationType)) == [.subscribed, .didRenew])
+        #expect(try await store.report(of: "customer")?.products.map(\.state) == [.active])
+    }
+
+    @Test
+    func aNotificationBeforeTheLinkWaitsUnderItsTransactionAndJoinsTheCustomerOnLink() async throws {
+        let store = MemoryStore()
+        let service = try Recipe.service(store: store)
+        let original = try #require(Self.first.originalTransactionId)
+        let subscribed = try FakeJWSSigner().requestBody(
+            for: NotificationBuilder.subscribed(Self.first, app: Recipe.app))
+        #expect(await service.receiveAppStoreNotification(body: subscribed) == 200)
+        #expect(await store.rows.keys.sorted() == ["transaction:\(original)"])
+
+        let response = try await service.link(
+            signedTransaction: try FakeJWSSigner().sign(Self.first), session: Session(appAccountToken: Recipe.alice))
+        guard case .linked(let report) = response else {
+            Issue.record("not linked: \(response)")
+            return
+        }
+        let customer = try await service.ledgerKey(of: original)
+        #expect(customer == "customer:\(Recipe.alice.uuid.uuidString.lowercased())")
+        #expect(try await store.ledger(of: customer).notifications.map(\.notificationType) == [.subscribed])
+        #expect(report.products.map(\.state) == [.active])
+
+        // Once linked, the next notification goes straight to the customer's ledger.
+        let renewed = try FakeJWSSigner().requestBody(for: NotificationBuilder.didRenew(Self.renewal, app: Recipe.app))
+        #expect(await service.receiveAppStoreNotification(body: renewed) == 200)
+        let types = try await store.ledger(of: customer).notifications.map(\.notificationType)
+        #expect(Set(types) == [.subscribed, .didRenew])
+        #expect(try await store.ledger(of: "transaction:\(original)").notifications.count == 1)
     }
 }

@@ -108,8 +108,10 @@ struct ScenarioRecipeTests {
                         answered.keys.sorted().compactMap { answered[$0] }, expected: expected))
                 _ = try await service(now).rebuildFromApple(transactionId: original, asOf: now)
             }
+            try await service(now).deliverOutbox()  // the outbox worker, here right after each write
         }
         let final = try await service(expected.asOf).decideAgain(customer: customer)
+        try await service(expected.asOf).deliverOutbox()
         return Run(
             final: final, pushes: await pushes.pushes, statuses: statuses, store: store, pushLog: pushes,
             service: service)
@@ -178,9 +180,12 @@ struct ScenarioRecipeTests {
         // The report is stored with when it stops holding: the end of the grace period.
         let graceEnds = try #require(run.final.validUntil)
         #expect(run.final.products.first?.expiresDate == graceEnds)
-        #expect(await run.store.schedules[Self.customer] == .some(graceEnds))
+        #expect(await run.store.keysDue(at: graceEnds) == [Self.customer])
+        #expect(await run.store.keysDue(at: graceEnds.addingTimeInterval(-0.001)).isEmpty)
         // The scheduled decision, without news from Apple, takes access away and says so.
-        let later = try await run.service(graceEnds).decideAgain(customer: Self.customer)
+        try await run.service(graceEnds).decideDue()
+        try await run.service(graceEnds).deliverOutbox()
+        let later = try #require(try await run.store.report(of: Self.customer))
         #expect(!later.hasAccess(to: "premium"))
         #expect(later.changes(from: run.final).contains { $0.takesAccessAway })
         let pushed = try #require(await run.pushLog.pushes.last)
@@ -192,6 +197,6 @@ struct ScenarioRecipeTests {
     func theStoredReportIsTheFinalDecisionWithItsSchedule(_ scenario: Scenario) async throws {
         let run = try await Self.run(scenario)
         #expect(try await run.store.report(of: Self.customer) == run.final)
-        #expect(await run.store.schedules[Self.customer] == .some(run.final.validUntil))
+        #expect(await run.store.rows[Self.customer]?.validUntil == run.final.validUntil)
     }
 }

@@ -1,0 +1,2 @@
+// The system's SQLite (libsqlite3-dev on Debian and Ubuntu; part of macOS).
+#include <sqlite3.h>
