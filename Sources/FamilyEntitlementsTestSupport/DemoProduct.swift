@@ -45,7 +45,7 @@ extension DemoProduct {
     ]
 
     /// The demo product with this identifier, if there is one.
-    public static func named(_ productId: String) -> DemoProduct? {
+    public static func named(_ productId: ProductID) -> DemoProduct? {
         all.first { $0.productId == productId }
     }
 

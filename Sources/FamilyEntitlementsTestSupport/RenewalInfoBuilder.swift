@@ -21,7 +21,7 @@ public enum RenewalInfoBuilder {
         var info = base(transaction, signed: signed)
         info.autoRenewStatus = autoRenew ? .on : .off
         if let nextProduct {
-            info.autoRenewProductId = nextProduct.productId
+            info.autoRenewProductId = nextProduct.productId.rawValue
             if transaction.currency == DemoApp.currency { info.renewalPrice = nextProduct.price }
         }
         return info
@@ -60,7 +60,7 @@ public enum RenewalInfoBuilder {
     }
 
     private static func base(_ transaction: TransactionPayload, signed: Date?) -> RenewalInfoPayload {
-        let demo = transaction.productId.flatMap(DemoProduct.named)
+        let demo = transaction.productId.flatMap { DemoProduct.named(ProductID($0)) }
         return RenewalInfoPayload(
             originalTransactionId: transaction.originalTransactionId, productId: transaction.productId,
             autoRenewProductId: transaction.productId, signedDate: signed ?? transaction.signedDate,

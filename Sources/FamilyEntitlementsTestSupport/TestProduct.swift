@@ -13,8 +13,8 @@ import FamilyEntitlements
 /// (4990 = 4.99). `period` is one paid period of an auto-renewable subscription, or the whole duration of a
 /// non-renewing one; nil for products that do not expire.
 public struct TestProduct: Hashable, Sendable {
-    /// The product identifier, as in `TransactionPayload.productId`.
-    public var productId: String
+    /// The product identifier, as in `TransactionPayload.productId` (whose wire form is its `rawValue`).
+    public var productId: ProductID
     /// The product type, as in `TransactionPayload.type`.
     public var type: ProductType
     /// The subscription group of an auto-renewable subscription.
@@ -24,11 +24,11 @@ public struct TestProduct: Hashable, Sendable {
     /// The price in milliunits of USD, the builders' currency (4990 = 4.99); 0 unless given.
     public var price: Int64
     /// The entitlements the product unlocks in a catalog made with `catalog(of:bundleId:)`.
-    public var entitlements: [String]
+    public var entitlements: [EntitlementID]
 
     public init(
-        productId: String, type: ProductType, subscriptionGroupIdentifier: String? = nil,
-        period: ISO8601Duration? = nil, price: Int64 = 0, entitlements: [String] = []
+        productId: ProductID, type: ProductType, subscriptionGroupIdentifier: String? = nil,
+        period: ISO8601Duration? = nil, price: Int64 = 0, entitlements: [EntitlementID] = []
     ) {
         self.productId = productId
         self.type = type
@@ -42,8 +42,8 @@ public struct TestProduct: Hashable, Sendable {
 extension TestProduct {
     /// An auto-renewable subscription in subscription group `group`, renewing every `period`.
     public static func autoRenewable(
-        _ productId: String, group: String, period: ISO8601Duration = ISO8601Duration(months: 1), price: Int64 = 0,
-        entitlements: [String] = []
+        _ productId: ProductID, group: String, period: ISO8601Duration = ISO8601Duration(months: 1), price: Int64 = 0,
+        entitlements: [EntitlementID] = []
     ) -> TestProduct {
         TestProduct(
             productId: productId, type: .autoRenewable, subscriptionGroupIdentifier: group, period: period,
@@ -51,19 +51,20 @@ extension TestProduct {
     }
 
     /// A non-consumable: bought once, never expires, may be shared with the family.
-    public static func nonConsumable(_ productId: String, price: Int64 = 0, entitlements: [String] = []) -> TestProduct
-    {
+    public static func nonConsumable(
+        _ productId: ProductID, price: Int64 = 0, entitlements: [EntitlementID] = []
+    ) -> TestProduct {
         TestProduct(productId: productId, type: .nonConsumable, price: price, entitlements: entitlements)
     }
 
     /// A consumable: used up, never shared, never an entitlement.
-    public static func consumable(_ productId: String, price: Int64 = 0) -> TestProduct {
+    public static func consumable(_ productId: ProductID, price: Int64 = 0) -> TestProduct {
         TestProduct(productId: productId, type: .consumable, price: price)
     }
 
     /// A non-renewing subscription lasting `duration`: Apple sends no expiry, the catalog gives the duration.
     public static func nonRenewing(
-        _ productId: String, duration: ISO8601Duration, price: Int64 = 0, entitlements: [String] = []
+        _ productId: ProductID, duration: ISO8601Duration, price: Int64 = 0, entitlements: [EntitlementID] = []
     ) -> TestProduct {
         TestProduct(
             productId: productId, type: .nonRenewing, period: duration, price: price, entitlements: entitlements)
@@ -73,8 +74,8 @@ extension TestProduct {
     public static func catalog(of products: [TestProduct], bundleId: String? = nil) -> ProductCatalog {
         var entries: [ProductID: ProductCatalog.Product] = [:]
         for product in products {
-            entries[ProductID(product.productId)] = ProductCatalog.Product(
-                entitlements: product.entitlements.map(EntitlementID.init(rawValue:)), type: product.type,
+            entries[product.productId] = ProductCatalog.Product(
+                entitlements: product.entitlements, type: product.type,
                 duration: product.type == .nonRenewing ? product.period : nil)
         }
         return ProductCatalog(bundleId: bundleId, products: entries)

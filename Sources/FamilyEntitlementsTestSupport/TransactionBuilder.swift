@@ -60,13 +60,13 @@ public enum TransactionBuilder {
         startingAt start: Date? = nil
     ) -> TransactionPayload {
         let start = start ?? previous.expiresDate ?? previous.purchaseDate ?? Date(timeIntervalSince1970: 0)
-        let productId = product?.productId ?? previous.productId ?? ""
+        let productId = product?.productId ?? ProductID(previous.productId ?? "")
         let known = product ?? DemoProduct.named(productId)
         let seed = "\(productId)|\(FixtureIdentifier.text(start))|\(previous.transactionId ?? "")|renewal"
         var transaction = previous
         transaction.transactionId = transactionId ?? FixtureIdentifier.numeric(seed, prefix: "2")
         transaction.webOrderLineItemId = FixtureIdentifier.numeric(seed + "|web", prefix: "3")
-        transaction.productId = productId
+        transaction.productId = productId.rawValue
         transaction.subscriptionGroupIdentifier =
             known?.subscriptionGroupIdentifier
             ?? previous.subscriptionGroupIdentifier
@@ -160,7 +160,8 @@ public enum TransactionBuilder {
     ) -> TransactionPayload {
         TransactionPayload(
             originalTransactionId: transactionId, transactionId: transactionId, bundleId: bundleId,
-            productId: product.productId, purchaseDate: purchaseDate, originalPurchaseDate: purchaseDate, quantity: 1,
+            productId: product.productId.rawValue, purchaseDate: purchaseDate, originalPurchaseDate: purchaseDate,
+            quantity: 1,
             type: product.type, inAppOwnershipType: ownership,
             signedDate: purchaseDate.addingTimeInterval(signingDelay), environment: environment,
             storefront: DemoApp.storefront, storefrontId: DemoApp.storefrontId, transactionReason: .purchase,

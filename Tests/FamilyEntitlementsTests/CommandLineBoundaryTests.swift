@@ -130,7 +130,7 @@ struct CommandLineBoundaryTests {
     @Test(arguments: StreamCase.all)
     func streams(_ row: StreamCase) throws {
         let history = try EntitlementsTool.temporaryFile(
-            Self.revokedProductHistory(named: DemoProduct.stickers.productId))
+            Self.revokedProductHistory(named: DemoProduct.stickers.productId.rawValue))
         let folder = history.deletingLastPathComponent()
         defer { try? FileManager.default.removeItem(at: folder) }
         let result = try EntitlementsTool.runShell(
@@ -150,12 +150,12 @@ struct CommandLineBoundaryTests {
         .enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/bash")))
     func processSubstitution() throws {
         let history = try EntitlementsTool.temporaryFile(
-            Self.revokedProductHistory(named: DemoProduct.stickers.productId))
+            Self.revokedProductHistory(named: DemoProduct.stickers.productId.rawValue))
         defer { try? FileManager.default.removeItem(at: history.deletingLastPathComponent()) }
         let result = try EntitlementsTool.runShell(
             #"exec /bin/bash -c '"$0" rebuild <(cat "$1") --as-of "$2"' "$0" "$1" "$2""#, [history.path, Self.instant])
         #expect(result.status == 0, "stderr: \(result.standardError)")
-        #expect(result.standardOutput.contains(DemoProduct.stickers.productId))
+        #expect(result.standardOutput.contains(DemoProduct.stickers.productId.rawValue))
     }
 
     // MARK: - No spoofing

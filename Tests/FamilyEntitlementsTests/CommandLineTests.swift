@@ -255,13 +255,13 @@ struct CommandLineTests {
         let object = try #require(
             try JSONSerialization.jsonObject(with: Data(rebuild.standardOutput.utf8)) as? [String: Any])
         let products = try #require(object["products"] as? [[String: Any]])
-        #expect(products.map { $0["productId"] as? String } == [DemoProduct.premiumMonthly.productId])
+        #expect(products.map { $0["productId"] as? String } == [DemoProduct.premiumMonthly.productId.rawValue])
         #expect(products.allSatisfy { $0["hasAccess"] as? Bool == false })
         let decode = try EntitlementsTool.run(["decode", "-"], input: body)
         #expect(decode.status == 0)
         #expect(decode.standardError.contains("unsigned_contents_ignored at signedPayload.data.transactionInfo"))
-        #expect(decode.standardOutput.contains(DemoProduct.premiumMonthly.productId))
-        #expect(!decode.standardOutput.contains(UnsignedSample.lifetimeProduct.productId))
+        #expect(decode.standardOutput.contains(DemoProduct.premiumMonthly.productId.rawValue))
+        #expect(!decode.standardOutput.contains(UnsignedSample.lifetimeProduct.productId.rawValue))
     }
 
     @Test("explain prints the evidence of each product")

@@ -201,7 +201,7 @@ struct CommandLineUsageTests {
         let result = try EntitlementsTool.run(["rebuild"])
         #expect(result.status == 0)
         let lines = result.standardOutput.split(separator: "\n").map(String.init)
-        let premium = DemoProduct.premiumMonthly.productId
+        let premium = DemoProduct.premiumMonthly.productId.rawValue
         let stickers = DemoProduct.stickers.productId
         let row = try #require(lines.first { $0.hasPrefix(premium) && $0.contains("revoked") })
         #expect(row.contains("ended 2026-11-10T09:29:00Z"), "\(row)")

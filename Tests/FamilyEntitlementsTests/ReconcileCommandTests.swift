@@ -131,7 +131,7 @@ struct ReconcileCommandTests {
 
     @Test("--stored adds drift to the customers that disagree and --summary writes the drift summary")
     func drift() throws {
-        let premium = DemoProduct.premiumMonthly.productId
+        let premium = DemoProduct.premiumMonthly.productId.rawValue
         let stickers = DemoProduct.stickers.productId
         let input = [
             try Self.line(customer: "refunded-member", scenario: .purchaserRefundedMember),
@@ -169,7 +169,7 @@ struct ReconcileCommandTests {
 
     @Test("a stored customer whose line cannot be read is counted as failed, not as missing at Apple")
     func unreadableStoredCustomer() throws {
-        let premium = DemoProduct.premiumMonthly.productId
+        let premium = DemoProduct.premiumMonthly.productId.rawValue
         let input = #"{"customer": "unreadable", "history": {"transactions": [{"price": "4.99"}]}}"# + "\n"
         let stored = #"{"customer": "unreadable", "entitlements": {"\#(premium)": true}}"# + "\n"
         let storedFile = try EntitlementsTool.temporaryFile(Data(stored.utf8), named: "stored.ndjson")

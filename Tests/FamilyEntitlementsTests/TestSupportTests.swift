@@ -101,7 +101,7 @@ struct TestSupportTests {
         let report = rebuildEntitlements(
             history: History(notifications: [NotificationBuilder.subscribed(transaction)]),
             asOf: Self.purchase.addingTimeInterval(86_400), catalog: DemoProduct.catalog)
-        let decision = try #require(report.decision(for: ProductID(DemoProduct.premiumMonthly.productId)))
+        let decision = try #require(report.decision(for: DemoProduct.premiumMonthly.productId))
         #expect(decision.hasAccess)
         #expect(decision.period == row.period)
         #expect(decision.price?.milliunits == row.price)
@@ -159,7 +159,7 @@ struct TestSupportTests {
         let asOf = try #require(row.notifications.compactMap(\.signedDate).max()).addingTimeInterval(3600)
         let report = rebuildEntitlements(
             history: History(notifications: row.notifications), asOf: asOf, catalog: DemoProduct.catalog)
-        #expect(report.decision(for: ProductID(DemoProduct.premiumMonthly.productId))?.state == row.state)
+        #expect(report.decision(for: DemoProduct.premiumMonthly.productId)?.state == row.state)
     }
 
     // MARK: - Fake signing
@@ -365,7 +365,7 @@ extension TestSupportTests {
     @Test(arguments: RecoveryCase.all)
     func renewalAfterAGapRecoversBilling(_ row: RecoveryCase) {
         let report = rebuildEntitlements(history: RecoveryCase.history, asOf: row.asOf, catalog: ServiceApp.catalog)
-        #expect(report.decision(for: ProductID(ServiceApp.monthly.productId))?.state == row.state)
+        #expect(report.decision(for: ServiceApp.monthly.productId)?.state == row.state)
     }
 
     @Test

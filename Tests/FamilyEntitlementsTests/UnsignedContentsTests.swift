@@ -114,7 +114,7 @@ struct UnsignedContentsCase: CustomTestStringConvertible, Sendable {
             notification: {
                 try UnsignedSample.notification(
                     transactionInfo: UnsignedSample.lifetime, renewalInfo: UnsignedSample.inGracePeriod)
-            }, granted: [UnsignedSample.lifetimeProduct.productId], setAside: []),
+            }, granted: [UnsignedSample.lifetimeProduct.productId.rawValue], setAside: []),
     ]
 }
 

@@ -3,6 +3,7 @@ extension CustomerLedger {
     ///
     /// Nothing is absorbed when one string is refused or cannot be verified now: the rejection names it
     /// (`signedTransactions[3]`), and `outcome` says whether to try again later (`verification_unavailable`).
+    @discardableResult
     public mutating func absorb<Verifier: SignedDataVerifying>(
         _ page: TransactionHistoryResponse, verifiedBy intake: NotificationIntake<Verifier>
     ) async throws(TransactionRejection) -> [LedgerChange] {
@@ -17,6 +18,7 @@ extension CustomerLedger {
     }
 
     /// Verifies the transaction of a Get Transaction Info answer with the intake, then absorbs it.
+    @discardableResult
     public mutating func absorb<Verifier: SignedDataVerifying>(
         _ answer: TransactionInfoResponse, verifiedBy intake: NotificationIntake<Verifier>
     ) async throws(TransactionRejection) -> [LedgerChange] {
@@ -31,6 +33,7 @@ extension CustomerLedger {
     /// then absorbs them and Apple's status of each item (a `SubscriptionStatusSnapshot` dated by the item's verified
     /// signed strings, which the rebuild only compares with its own state); nothing is absorbed when one is refused or
     /// cannot be verified now.
+    @discardableResult
     public mutating func absorb<Verifier: SignedDataVerifying>(
         _ statuses: SubscriptionStatusesResponse, verifiedBy intake: NotificationIntake<Verifier>
     ) async throws(TransactionRejection) -> [LedgerChange] {

@@ -19,7 +19,7 @@ public struct EntitlementDecision: Hashable, Sendable {
     /// The product that answers for the entitlement.
     public var productId: ProductID?
     /// The transaction the product's decision reports.
-    public var transactionId: String?
+    public var transactionId: TransactionID?
     public var originalTransactionId: OriginalTransactionID?
     /// When access ends, as the product's decision says (a grace period's end while in one).
     public var expiresDate: Date?
@@ -47,7 +47,7 @@ public struct EntitlementDecision: Hashable, Sendable {
     public var autoRenewProductId: ProductID?
 
     public init(
-        isActive: Bool, state: AccessState? = nil, productId: ProductID? = nil, transactionId: String? = nil,
+        isActive: Bool, state: AccessState? = nil, productId: ProductID? = nil, transactionId: TransactionID? = nil,
         originalTransactionId: OriginalTransactionID? = nil, expiresDate: Date? = nil, willRenew: Bool? = nil,
         period: PricingPeriod? = nil, ownership: OwnershipType? = nil, originalPurchaseDate: Date? = nil,
         latestPurchaseDate: Date? = nil, revocationDate: Date? = nil, gracePeriodExpiresDate: Date? = nil,
@@ -146,7 +146,7 @@ extension EntitlementDecision: Codable {
         isActive = try container.decode(Bool.self, forKey: .isActive)
         state = try container.decodeIfPresent(AccessState.self, forKey: .state)
         productId = try container.decodeIfPresent(ProductID.self, forKey: .productId)
-        transactionId = try container.decodeIfPresent(String.self, forKey: .transactionId)
+        transactionId = try container.decodeIfPresent(TransactionID.self, forKey: .transactionId)
         originalTransactionId = try container.decodeIfPresent(
             OriginalTransactionID.self, forKey: .originalTransactionId)
         expiresDate = try container.decodeMillisecondDateIfPresent(forKey: .expiresDate)

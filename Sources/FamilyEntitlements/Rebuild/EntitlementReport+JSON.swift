@@ -56,7 +56,9 @@ extension EntitlementReport: Codable {
         try container.encode(entitlementDecisions, forKey: .entitlementDecisions)
     }
 
-    /// The report as the contract's JSON: one object, keys sorted.
+    /// The report as the contract's JSON: one object, keys sorted. `jsonData()` writes the same object, read back by
+    /// `init(jsonData:)`, the names a ledger uses too; this one keeps the command-line tool's form (pretty-printed on
+    /// request, slashes escaped).
     public func contractJSON(prettyPrinted: Bool = false) throws(PayloadEncodingError) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting =
@@ -111,7 +113,7 @@ extension ProductDecision: Codable {
                 milliunits: try priceContainer.decode(Int64.self, forKey: .milliunits),
                 currency: try priceContainer.decode(CurrencyCode.self, forKey: .currency))
         }
-        transactionId = try container.decode(String.self, forKey: .transactionId)
+        transactionId = try container.decode(TransactionID.self, forKey: .transactionId)
         originalTransactionId = try container.decode(OriginalTransactionID.self, forKey: .originalTransactionId)
         reasons = try container.decode([String].self, forKey: .because).map { Reason(.evidence, .text($0)) }
     }
@@ -148,3 +150,8 @@ extension ProductDecision: Codable {
         try container.encode(because, forKey: .because)
     }
 }
+
+/// A report round-trips through the names a ledger uses: `jsonData()` writes the JSON contract of
+/// docs/report-json.md (keys sorted, dates in integer milliseconds) and `init(jsonData:)` reads it back, naming the JSON
+/// path of anything wrong; keys a later release adds are ignored, so a stored report stays readable.
+extension EntitlementReport: AppStorePayload {}

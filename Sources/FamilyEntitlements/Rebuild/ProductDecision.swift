@@ -27,7 +27,7 @@ public struct ProductDecision: Hashable, Sendable {
     /// The price of the reported transaction, where it carries a price and a currency.
     public var price: Money?
     /// The transaction the decision reports: the one that grants (PURCHASED preferred), or else the newest.
-    public var transactionId: String
+    public var transactionId: TransactionID
     /// The original transaction identifier of the reported transaction.
     public var originalTransactionId: OriginalTransactionID
     /// The evidence as data: which transaction, snapshot, notification and instant, and the rule that applied.
@@ -36,7 +36,7 @@ public struct ProductDecision: Hashable, Sendable {
     public init(
         productId: ProductID, type: ProductType? = nil, state: AccessState, ownership: OwnershipType? = nil,
         revocation: RevocationCauseFinding? = nil, expiresDate: Date? = nil, willRenew: Bool? = nil,
-        canManage: Bool = false, period: PricingPeriod = .normal, price: Money? = nil, transactionId: String,
+        canManage: Bool = false, period: PricingPeriod = .normal, price: Money? = nil, transactionId: TransactionID,
         originalTransactionId: OriginalTransactionID, reasons: [Reason] = []
     ) {
         self.productId = productId

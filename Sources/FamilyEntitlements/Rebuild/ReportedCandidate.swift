@@ -93,7 +93,7 @@ struct ReportedCandidate: RebuildStage {
             canManage: type == .autoRenewable && transaction.inAppOwnershipType == .purchased,
             period: period(of: transaction, log: &log),
             price: price(of: transaction, log: &log),
-            transactionId: transaction.id,
+            transactionId: TransactionID(transaction.id),
             originalTransactionId: OriginalTransactionID(transaction.originalTransactionId ?? transaction.id),
             reasons: reasons)
     }

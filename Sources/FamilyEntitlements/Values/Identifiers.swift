@@ -49,3 +49,9 @@ public struct OriginalTransactionID: StringIdentifier {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
 }
+
+/// A transaction identifier: Apple's `transactionId`, one purchase, renewal, restore or family member's copy.
+public struct TransactionID: StringIdentifier {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+}

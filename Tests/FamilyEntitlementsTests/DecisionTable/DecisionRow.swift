@@ -143,7 +143,7 @@ struct DecisionRow: Sendable, CustomTestStringConvertible {
         check("canManage", expected.canManage, decision.canManage)
         check("ownership", expected.ownership, decision.ownership)
         check("period", expected.period, decision.period)
-        check("transactionId", expected.transactionId, decision.transactionId)
+        check("transactionId", expected.transactionId, decision.transactionId.rawValue)
         check("expiresDate", expected.expiresDate, decision.expiresDate)
         check("reasons.count", expected.reasonCount, decision.reasons.count)
         for reason in expected.reasons

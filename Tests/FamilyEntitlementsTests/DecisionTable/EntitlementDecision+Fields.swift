@@ -10,7 +10,7 @@ extension EntitlementDecision {
             ("isActive", "\(isActive)"),
             ("state", text(state)),
             ("productId", text(productId)),
-            ("transactionId", transactionId ?? "null"),
+            ("transactionId", transactionId?.rawValue ?? "null"),
             ("originalTransactionId", text(originalTransactionId)),
             ("expiresDate", text(expiresDate)),
             ("willRenew", willRenew.map { "\($0)" } ?? "null"),

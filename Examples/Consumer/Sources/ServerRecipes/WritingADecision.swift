@@ -15,11 +15,14 @@ extension AppStoreService {
     func write(_ learned: CustomerLedger, under key: String, asOf now: Date) async throws -> EntitlementReport {
         for _ in 0..<8 {
             let stored = try await store.load(key)  // ledger, report and version, read together
+            // Never before the stored decision: its ledger was compacted at its asOf, and another server's clock may
+            // run behind this one's.
+            let instant = max(now, stored.report?.asOf ?? now)
             let ledger = stored.ledger.merging(learned)
-            let report = ledger.rebuild(asOf: now, environment: intake.policy.environment, catalog: catalog)
+            let report = ledger.rebuild(asOf: instant, environment: intake.policy.environment, catalog: catalog)
             let changes = report.changes(from: stored.report)  // from nil the first time
             let decision = DecisionWrite(
-                ledger: ledger.compacted(asOf: now),  // at the instant of the decision, see docs/ledger.md
+                ledger: ledger.compacted(asOf: instant),  // at the instant of the decision, see docs/ledger.md
                 report: report, actions: actions(for: changes, of: key))
             if try await store.write(decision, under: key, ifVersion: stored.version) {
                 log(changes, of: key)
