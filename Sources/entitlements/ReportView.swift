@@ -53,7 +53,8 @@ struct ReportView {
                 price: product.price.map {
                     "\(((try? $0.formattedAmount()) ?? "\($0.milliunits)/1000")) \($0.currency)"
                 },
-                transactionId: product.transactionId.rawValue, originalTransactionId: product.originalTransactionId.rawValue,
+                transactionId: product.transactionId.rawValue,
+                originalTransactionId: product.originalTransactionId.rawValue,
                 because: product.because, revokedAt: Self.revokedAt(product.reasons),
                 rules: product.reasons.compactMap { reason in
                     reason.fact.transactionId.map { ($0, reason.rule.rawValue) }

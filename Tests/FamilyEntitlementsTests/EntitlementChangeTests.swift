@@ -19,7 +19,8 @@ struct EntitlementChangeTests {
     ) -> ProductDecision {
         ProductDecision(
             productId: id, state: state, revocation: revocation, willRenew: willRenew,
-            transactionId: TransactionID("\(chain)-\(id.rawValue)"), originalTransactionId: OriginalTransactionID(chain))
+            transactionId: TransactionID("\(chain)-\(id.rawValue)"), originalTransactionId: OriginalTransactionID(chain)
+        )
     }
 
     static func report(_ products: [ProductDecision], _ entitlements: [EntitlementID: Bool] = [:]) -> EntitlementReport

@@ -164,7 +164,8 @@ extension DecisionRow {
             _ change: (inout EntitlementDecision) -> Void = { _ in }
         ) -> EntitlementDecision {
             var answer = EntitlementDecision(
-                isActive: state.grantsAccess, state: state, productId: ProductID(product), transactionId: TransactionID(id),
+                isActive: state.grantsAccess, state: state, productId: ProductID(product),
+                transactionId: TransactionID(id),
                 originalTransactionId: OriginalTransactionID(id), expiresDate: d(to), willRenew: willRenew,
                 period: .normal, ownership: ownership, originalPurchaseDate: d(from), latestPurchaseDate: d(from))
             change(&answer)

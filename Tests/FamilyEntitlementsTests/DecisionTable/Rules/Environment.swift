@@ -23,7 +23,8 @@ extension DecisionRow {
     private static func billingIssueOnDay31(_ id: String) -> [EntitlementID: EntitlementDecision] {
         [
             EntitlementID(Given.monthly): EntitlementDecision(
-                isActive: true, state: .gracePeriod, productId: ProductID(Given.monthly), transactionId: TransactionID(id),
+                isActive: true, state: .gracePeriod, productId: ProductID(Given.monthly),
+                transactionId: TransactionID(id),
                 originalTransactionId: OriginalTransactionID(id), expiresDate: Given.day(46), willRenew: true,
                 period: .normal, ownership: .purchased, originalPurchaseDate: Given.day(0),
                 latestPurchaseDate: Given.day(0), gracePeriodExpiresDate: Given.day(46),
