@@ -73,7 +73,7 @@ struct DocSnippetTests {
         PageCase(page: "docs/operations.md", compiled: 2),
         PageCase(page: "docs/ledger.md", compiled: 1),
         PageCase(page: "docs/money.md", compiled: 1),
-        PageCase(page: "docs/testing-your-code.md", compiled: 3),
+        PageCase(page: "docs/testing-your-code.md", compiled: 4),
     ])
     func everySwiftBlockIsCompiled(_ row: PageCase) throws {
         let page = try String(contentsOf: Self.repository.appendingPathComponent(row.page), encoding: .utf8)
