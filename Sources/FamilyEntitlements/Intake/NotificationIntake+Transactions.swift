@@ -43,6 +43,8 @@ extension NotificationIntake {
                 throw TransactionRejection(code: .verificationNotImplemented, path: "", message: message)
             case .invalid(let message):
                 throw TransactionRejection(code: .signatureInvalid, path: "", message: message)
+            case .refused(let cause, let message):
+                throw TransactionRejection(code: .refusal(cause), path: "", message: message)
             }
         }
     }

@@ -99,6 +99,8 @@ public struct NotificationIntake<Verifier: SignedDataVerifying>: Sendable {
                 throw NotificationRejection(code: .verificationUnavailable, path: path, message: message)
             case .notImplemented(let message), .invalid(let message):
                 throw NotificationRejection(code: .signatureInvalid, path: path, message: message)
+            case .refused(let cause, let message):
+                throw NotificationRejection(code: .refusal(cause), path: path, message: message)
             }
         }
     }

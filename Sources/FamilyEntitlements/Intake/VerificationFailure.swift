@@ -6,6 +6,8 @@ enum VerificationFailure {
     case notImplemented(String)
     /// The string is invalid: a refusal for good.
     case invalid(String)
+    /// The verifier refused the string for a stated cause: a refusal for good, with that cause's code.
+    case refused(VerificationRefused.Cause, String)
 
     init(_ error: any Error) {
         switch error {
@@ -15,6 +17,8 @@ enum VerificationFailure {
             self = .unavailable("the verification was cancelled before it completed, retry later")
         case let error as VerificationNotImplemented:
             self = .notImplemented("\(error)")
+        case let error as VerificationRefused:
+            self = .refused(error.cause, "the verifier refused the signed string: \(error.reason)")
         default:
             self = .invalid("the verifier refused the signed string: \(error)")
         }
