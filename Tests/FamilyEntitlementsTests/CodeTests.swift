@@ -33,11 +33,11 @@ struct CodeTests {
         CodeSet([
             NotificationRejection.Code.wrongEnvironment, .wrongBundleId, .wrongAppAppleId, .nestedEnvironmentMismatch,
             .nestedBundleIdMismatch, .nestedNotDecoded, .missingNotificationType, .missingAppIdentity,
-            .signatureInvalid, .verificationUnavailable, .undecodable,
+            .signatureInvalid, .malformedJWS, .verificationUnavailable, .undecodable,
         ]),
         CodeSet([
             TransactionRejection.Code.wrongEnvironment, .wrongBundleId, .wrongAppAppleId, .signatureInvalid,
-            .verificationUnavailable, .verificationNotImplemented, .undecodable,
+            .malformedJWS, .verificationUnavailable, .verificationNotImplemented, .undecodable,
         ]),
         CodeSet([
             Diagnostic.Code.foreignEnvironment, .missingEnvironment, .incompleteNotification, .incompleteTransaction,
@@ -51,6 +51,7 @@ struct CodeTests {
         ]),
         CodeSet([AccountLinkError.Code.invalidAppAccountToken, .missingOriginalTransactionId]),
         CodeSet([AccountLinkConflict.Code.accountTokenMismatch]),
+        CodeSet([PagingErrorCode.fetchFailed, .tokenRepeated, .tokenMissing]),
     ]
 
     /// Words of lower-case letters and digits joined by single underscores, starting with a letter:

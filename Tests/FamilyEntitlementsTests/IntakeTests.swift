@@ -250,6 +250,8 @@ struct ScriptedVerifier: SignedDataVerifying {
         case cancelled
         /// Refuses the string, whatever it is.
         case refuses
+        /// Refuses the string for a stated cause, as an adapter of Apple's verifier does.
+        case refusesFor(VerificationRefused.Cause)
     }
 
     var notification: Behavior = .checks
@@ -271,6 +273,7 @@ struct ScriptedVerifier: SignedDataVerifying {
         case .unavailable: throw VerificationUnavailable(reason: "RETRYABLE_VERIFICATION_FAILURE")
         case .cancelled: throw CancellationError()
         case .refuses: throw FakeJWSVerifier.InvalidSignature(reason: "refused by the row")
+        case .refusesFor(let cause): throw VerificationRefused(cause, reason: "refused by the row")
         }
     }
 }
@@ -311,6 +314,26 @@ extension IntakeTests {
             testDescription: "verifier refuses a nested string -> signature_invalid there, refused for good, 200",
             verifier: ScriptedVerifier(nested: .refuses), outcome: .refused, httpStatus: 200,
             code: .signatureInvalid, path: "data.signedTransactionInfo"),
+        OutcomeCase(
+            testDescription: "verifier refuses for another bundle id (INVALID_APP_IDENTIFIER) -> wrong_bundle_id, 200",
+            verifier: ScriptedVerifier(notification: .refusesFor(.wrongBundleId)), outcome: .refused,
+            httpStatus: 200, code: .wrongBundleId, path: "signedPayload"),
+        OutcomeCase(
+            testDescription: "verifier refuses for another environment (INVALID_ENVIRONMENT) -> wrong_environment, 200",
+            verifier: ScriptedVerifier(notification: .refusesFor(.wrongEnvironment)), outcome: .refused,
+            httpStatus: 200, code: .wrongEnvironment, path: "signedPayload"),
+        OutcomeCase(
+            testDescription: "verifier refuses a string that is not a JWS (INVALID_JWT_FORMAT) -> malformed_jws",
+            verifier: ScriptedVerifier(notification: .refusesFor(.malformed)), outcome: .refused, httpStatus: 200,
+            code: .malformedJWS, path: "signedPayload"),
+        OutcomeCase(
+            testDescription: "verifier refuses a certificate or signature (VERIFICATION_FAILURE) -> signature_invalid",
+            verifier: ScriptedVerifier(notification: .refusesFor(.signatureInvalid)), outcome: .refused,
+            httpStatus: 200, code: .signatureInvalid, path: "signedPayload"),
+        OutcomeCase(
+            testDescription: "verifier refuses a nested string for another environment -> wrong_environment there",
+            verifier: ScriptedVerifier(nested: .refusesFor(.wrongEnvironment)), outcome: .refused, httpStatus: 200,
+            code: .wrongEnvironment, path: "data.signedTransactionInfo"),
         OutcomeCase(
             testDescription: "verified Sandbox notification at a production service -> refused for good, 200",
             verifier: ScriptedVerifier(),
@@ -513,6 +536,24 @@ extension IntakeTests {
             #expect(error.path == row.path)
             #expect(error.outcome == row.outcome)
         }
+    }
+
+    /// A transaction the app sends, refused by the verifier for each cause: the code the cause names, for good.
+    @Test(arguments: [
+        (VerificationRefused.Cause.wrongBundleId, TransactionRejection.Code.wrongBundleId),
+        (.wrongEnvironment, .wrongEnvironment), (.malformed, .malformedJWS),
+        (.signatureInvalid, .signatureInvalid),
+    ])
+    func refusalCauseOfATransaction(_ cause: VerificationRefused.Cause, _ code: TransactionRejection.Code) async throws {
+        let intake = NotificationIntake(
+            policy: IntakeSample.intake.policy, verifier: ScriptedVerifier(nested: .refusesFor(cause)))
+        let signed = try IntakeSample.signed(IntakeSample.transaction())
+        let error = await #expect(throws: TransactionRejection.self) {
+            try await intake.verify(signedTransaction: signed)
+        }
+        #expect(error?.code == code)
+        #expect(error?.outcome == .refused)
+        #expect(error?.message.contains("refused by the row") == true, "\(String(describing: error))")
     }
 
     @Test

@@ -17,7 +17,7 @@ public struct VerificationRefused: Error, Hashable, Sendable, CustomStringConver
         /// `wrong_environment`.
         case wrongEnvironment
         /// The string is not a JWS in compact form, or its parts cannot be read (Apple: `INVALID_JWT_FORMAT`): the
-        /// intake's `malformed_signed_string`.
+        /// intake's `malformed_jws`.
         case malformed
         /// The certificate chain or the signature does not verify (Apple: `INVALID_CERTIFICATE`,
         /// `VERIFICATION_FAILURE`): the intake's `signature_invalid`.
@@ -39,14 +39,14 @@ public struct VerificationRefused: Error, Hashable, Sendable, CustomStringConver
 
 extension IntakeRejectionCode {
     /// The signed string is not a JWS in compact form, as the verifier found (`VerificationRefused.Cause.malformed`).
-    public static var malformedSignedString: Self { Self(rawValue: "malformed_signed_string") }
+    public static var malformedJWS: Self { Self(rawValue: "malformed_jws") }
 
     /// The code of a refusal for `cause`.
     static func refusal(_ cause: VerificationRefused.Cause) -> Self {
         switch cause {
         case .wrongBundleId: .wrongBundleId
         case .wrongEnvironment: .wrongEnvironment
-        case .malformed: .malformedSignedString
+        case .malformed: .malformedJWS
         case .signatureInvalid: .signatureInvalid
         }
     }

@@ -47,7 +47,7 @@ struct AppleSignedDataVerifier: SignedDataVerifying {
         case .INVALID_ENVIRONMENT:
             VerificationRefused(.wrongEnvironment, reason: "INVALID_ENVIRONMENT")  // wrong_environment
         case .INVALID_JWT_FORMAT:
-            VerificationRefused(.malformed, reason: "INVALID_JWT_FORMAT")  // malformed_signed_string
+            VerificationRefused(.malformed, reason: "INVALID_JWT_FORMAT")  // malformed_jws
         default:
             // INVALID_CERTIFICATE, VERIFICATION_FAILURE: signature_invalid.
             VerificationRefused(.signatureInvalid, reason: "\(reason)")

@@ -21,3 +21,17 @@ func readmeExample(
     let cacheUntil = report.validUntil  // nil: time alone changes nothing
     return (ledger, unlocksPro, cacheUntil)
 }
+
+/// The README's block on typed identifiers, compiled.
+func readmeIdentifiers(
+    report: EntitlementReport, transaction: TransactionPayload
+) -> (wire: String?, chain: OriginalTransactionID?, fromApple: ProductID, unlocked: Bool) {
+    let premium: ProductID = "com.example.premium"  // a literal makes any identifier
+    let decision = report.decision(for: premium)  // keyed by ProductID, not String
+    let fromApple = ProductID(transaction.productId ?? "")  // Apple's payloads keep Apple's String fields
+    let chain: OriginalTransactionID? = decision?.originalTransactionId
+    let reported: TransactionID? = decision?.transactionId
+    let wire: String? = reported?.rawValue  // the bare string, as JSON writes it
+    let unlocked = report.entitlements[EntitlementID("pro")] ?? false
+    return (wire, chain, fromApple, unlocked)
+}

@@ -27,17 +27,25 @@ extension AppStoreService {
     ) async throws -> EntitlementReport {
         var ledger = known  // what this call learns; the stored ledger is read only at the write
         if let notification { ledger.absorb(notification) }
-        var revision: String? = nil
-        repeat {
+        // Every page, by revision and hasMore; a failure throws PagingError with Apple's retry time, if it gave one.
+        let pages = try await allTransactionHistoryPages { revision in
             let result = await apiClient.getTransactionHistory(
                 anyTransactionId: transactionId, revision: revision,
                 transactionHistoryRequest: TransactionHistoryRequest(sort: .ascending), version: .v2)
-            guard case .success(let page) = result else { throw HistoryUnavailable(transactionId: transactionId) }
-            for signed in page.signedTransactions ?? [] {
-                ledger.absorb(try await intake.verify(signedTransaction: signed))
+            switch result {
+            case .success(let page):
+                return try TransactionHistoryResponse(jsonData: JSONEncoder().encode(page))  // one JSON form
+            case .failure(let status?, let errorCode, _, let message, _):
+                throw status == 429
+                    ? AppStoreServerAPIFailure.rateLimited(retry: nil)  // Apple's client keeps Retry-After to itself
+                    : AppStoreServerAPIFailure.server(httpStatus: status, errorCode: errorCode, errorMessage: message)
+            case .failure(nil, _, _, _, let cause):  // no answer: no connection, a timeout
+                throw AppStoreServerAPIFailure(cause ?? HistoryUnavailable(transactionId: transactionId))
             }
-            revision = page.hasMore == true ? page.revision : nil
-        } while revision != nil
+        }
+        for page in pages {
+            try await ledger.absorb(page, verifiedBy: intake)  // each signed transaction verified on its own
+        }
         // The renewal info of every subscription, and Apple's status of it, which the rebuild only cross-checks.
         let statuses = await apiClient.getAllSubscriptionStatuses(anyTransactionId: transactionId)
         guard case .success(let answer) = statuses else { throw HistoryUnavailable(transactionId: transactionId) }

@@ -17,9 +17,11 @@ extension AppStoreService {
     ) async throws -> Bool {
         let body = NotificationHistoryRequestBody.failures(from: lastSeen.addingTimeInterval(-3600), to: now)
         var complete = true
-        var paginationToken: String? = nil
-        repeat {
-            let page = try await history.page(body, paginationToken: paginationToken)
+        // Every page, by paginationToken; a failure throws PagingError, and the recovery runs again later.
+        let pages = try await allNotificationHistoryPages(body) { body, paginationToken in
+            try await history.page(body, paginationToken: paginationToken)
+        }
+        for page in pages {
             for item in page.notificationHistory ?? [] {
                 guard let signedPayload = item.signedPayload else {
                     logger.warning("a Get Notification History item has no signedPayload")
@@ -34,8 +36,7 @@ extension AppStoreService {
                 }
                 complete = complete && status == 200
             }
-            paginationToken = page.nextPaginationToken
-        } while paginationToken != nil
+        }
         return complete
     }
 }

@@ -68,7 +68,7 @@ struct DocSnippetTests {
     }
 
     @Test(arguments: [
-        PageCase(page: "README.md", compiled: 1),
+        PageCase(page: "README.md", compiled: 2),
         PageCase(page: "docs/integrating.md", compiled: 10),
         PageCase(page: "docs/operations.md", compiled: 2),
         PageCase(page: "docs/ledger.md", compiled: 1),
