@@ -544,7 +544,8 @@ extension IntakeTests {
         (.wrongEnvironment, .wrongEnvironment), (.malformed, .malformedJWS),
         (.signatureInvalid, .signatureInvalid),
     ])
-    func refusalCauseOfATransaction(_ cause: VerificationRefused.Cause, _ code: TransactionRejection.Code) async throws {
+    func refusalCauseOfATransaction(_ cause: VerificationRefused.Cause, _ code: TransactionRejection.Code) async throws
+    {
         let intake = NotificationIntake(
             policy: IntakeSample.intake.policy, verifier: ScriptedVerifier(nested: .refusesFor(cause)))
         let signed = try IntakeSample.signed(IntakeSample.transaction())
