@@ -67,8 +67,8 @@ struct ReportRoundTripTests {
         #expect(!lost.decidesTheSame(as: early))
     }
 
-    /// Every `absorb` of a ledger may be called for its effect alone: this compiles without a warning only because
-    /// each is `@discardableResult` (the build treats no warning as an error, so the check is the reading here).
+    /// Absorbing a verified Get Transaction History page may be called for its effect alone, as every other `absorb`:
+    /// it is `@discardableResult`, so this line compiles without a warning about the unused changes.
     @Test func absorbingFromTheAPIDiscardsItsChanges() async throws {
         let intake = NotificationIntake(
             policy: .production(bundleId: "org.familyentitlements.demo", appAppleId: 1), verifier: FakeJWSVerifier())

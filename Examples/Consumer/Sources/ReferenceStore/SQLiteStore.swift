@@ -15,7 +15,7 @@ public final class SQLiteStore: EntitlementStore, @unchecked Sendable {
             key         TEXT PRIMARY KEY,   -- customer:<appAccountToken>, or transaction:<originalTransactionId>
             version     INTEGER NOT NULL,   -- moved by every write; a write names the version it read
             ledger      BLOB NOT NULL,      -- CustomerLedger.jsonData(), compacted at the decision
-            report      BLOB NOT NULL,      -- the EntitlementReport's JSON
+            report      BLOB NOT NULL,      -- report.jsonData(), read with EntitlementReport(jsonData:)
             valid_until INTEGER             -- report.validUntil, ms since 1970; NULL: only Apple's news changes it
         );
         CREATE INDEX IF NOT EXISTS ledgers_valid_until ON ledgers (valid_until) WHERE valid_until IS NOT NULL;
@@ -80,12 +80,12 @@ public final class SQLiteStore: EntitlementStore, @unchecked Sendable {
         guard let row = rows.first else { return StoredLedger() }
         return StoredLedger(
             ledger: try CustomerLedger(jsonData: row.ledger),
-            report: try JSONDecoder().decode(EntitlementReport.self, from: row.report), version: row.version)
+            report: try EntitlementReport(jsonData: row.report), version: row.version)
     }
 
     public func write(_ decision: DecisionWrite, under key: String, ifVersion version: Int64) throws -> Bool {
         let ledger = Value.blob(try decision.ledger.jsonData())
-        let report = Value.blob(try JSONEncoder().encode(decision.report))
+        let report = Value.blob(try decision.report.jsonData())
         let validUntil = decision.report.validUntil.map { Value.integer(Self.milliseconds($0)) } ?? .null
         let actions = try decision.actions.map { try JSONEncoder().encode($0) }
         return try transaction {

@@ -35,7 +35,7 @@ actor MemoryStore: EntitlementStore {
         guard let row = rows[key(customer)] else { return StoredLedger() }
         return StoredLedger(
             ledger: try CustomerLedger(jsonData: row.ledger),
-            report: try JSONDecoder().decode(EntitlementReport.self, from: row.report), version: row.version)
+            report: try EntitlementReport(jsonData: row.report), version: row.version)
     }
     func write(_ decision: DecisionWrite, under customer: String, ifVersion version: Int64) async throws -> Bool {
         if let beforeWrite {
@@ -48,7 +48,7 @@ actor MemoryStore: EntitlementStore {
         }
         writes += 1
         rows[key(customer)] = Row(
-            ledger: try decision.ledger.jsonData(), report: try JSONEncoder().encode(decision.report),
+            ledger: try decision.ledger.jsonData(), report: try decision.report.jsonData(),
             validUntil: decision.report.validUntil, version: version + 1)
         for action in decision.actions { outbox.append((Int64(outbox.count + 1), action, false)) }
         return true
