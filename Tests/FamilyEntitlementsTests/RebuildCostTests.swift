@@ -103,6 +103,50 @@ struct RebuildCostTests {
         }
     }
 
+    /// validUntil spends at most its budget, for every budget from none to what the exact instant takes: each step is
+    /// paid before it is taken, but for the chain the cross-check reads again at the instant of Apple's status, which
+    /// is paid as soon as it is read, so that the last step may overspend by one such chain (`reread`). Whole rebuilds
+    /// settle after the fact, and are left out. The last history has Apple's status of every chain signed before
+    /// asOf, so that every step reads its chain again.
+    @Test(arguments: [
+        ("statuses at distinct instants, n 3", 3, 1), ("statuses at distinct instants, n 6", 6, 1),
+        ("statuses signed after, n 4", 4, 1), ("chains expiring one by one, n 5", 5, 0),
+        ("one chain of n products, n 4", 4, 0), ("chains expiring one by one with statuses before asOf, n 6", 6, 1),
+    ])
+    func budgetIsSpentAsCounted(_ name: String, size: Int, reread: Int) {
+        let (history, asOf) = Self.budgetHistory(name, size: size)
+        func cost(_ budget: Staleness.Budget) -> RebuildCost {
+            rebuildEntitlementsCountingCost(history: history, asOf: asOf, validUntilBudget: budget).cost
+        }
+        let none = cost(.entries(0)).total
+        let exact = cost(.unlimited)
+        #expect(exact.total > none, "\(name): finding validUntil takes work")
+        for budget in 0...(exact.total - none) {
+            let spent = cost(.entries(budget))
+            guard spent.wholeRebuilds == 0 else { continue }
+            #expect(spent.total - none <= budget + reread, "\(name): budget \(budget), \(spent)")
+        }
+    }
+
+    static func budgetHistory(_ name: String, size: Int) -> (History, Date) {
+        let shapes: [(String, HostileHistories.Shape)] = [
+            ("statuses at distinct instants", .statusesAtDistinctInstants),
+            ("statuses signed after", .statusesSignedAfter),
+            ("chains expiring one by one", .chainsExpiringOneByOne), ("one chain of n products", .productsOfOneChain),
+        ]
+        let shape = shapes.first { name.hasPrefix($0.0) }?.1 ?? .chainsExpiringOneByOne
+        var (history, asOf) = HostileHistories.history(shape, size: size)
+        if name.contains("with statuses before asOf") {
+            history.subscriptionStatuses = history.transactions.map { transaction in
+                SubscriptionStatusSnapshot(
+                    originalTransactionId: transaction.originalTransactionId, status: .active,
+                    signedDate: transaction.signedDate, environment: transaction.environment,
+                    bundleId: transaction.bundleId, subscriptionGroupIdentifier: "g")
+            }
+        }
+        return (history, asOf)
+    }
+
     @Test(arguments: 0..<24)
     func randomHistories(seed: Int) {
         let size = [50, 200, 800, 3_000][seed % 4]

@@ -275,11 +275,9 @@ struct EvaluationGroup {
     /// The entries an evaluation of the group's chain reads.
     var chainSize: Int { chain?.context.readCount(statuses: statuses) ?? 0 }
 
-    /// The most entries an evaluation of the group reads: its chain twice where Apple states a status of it (the
-    /// cross-check evaluates the chain again at the status's instant), and its one-time purchases.
-    var size: Int {
-        chainSize + oneTime.count + (statuses > 0 ? chain?.context.readCount(statuses: 0) ?? 0 : 0)
-    }
+    /// The entries an evaluation of the group reads, but for the chain read again where the cross-check evaluates it
+    /// at the instant Apple signed its status (which `evaluate(by:store:facts:cost:)` counts as it reads it).
+    var size: Int { chainSize + oneTime.count }
 
     /// Evaluates the group at `rebuild`'s instant; `cost` counts what the cross-check reads beyond `chainSize`.
     mutating func evaluate(by rebuild: Rebuild, store: Store, facts: NotificationFacts, cost: inout RebuildCost) {

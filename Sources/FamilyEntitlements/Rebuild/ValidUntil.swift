@@ -95,11 +95,14 @@ package struct Staleness: RebuildStage {
         case standard
         /// No limit: the exact instant, whatever it costs (the reference tests, and the closing measurements).
         case unlimited
+        /// Exactly this many entries, whatever the history: for the tests that hold the budget to the counter.
+        case entries(Int)
 
         func entries(for history: History) -> Int? {
             switch self {
             case .standard: history.count / 4 + 1_024
             case .unlimited: nil
+            case .entries(let entries): entries
             }
         }
     }
@@ -108,7 +111,8 @@ package struct Staleness: RebuildStage {
     /// `evaluation` is the rebuild's evaluation at the instant with the groups of `plan` kept apart.
     ///
     /// Each step (evaluating a group again, summarising the report again, rebuilding the whole history) is paid for
-    /// from `budget` before it is taken; where the next step would overspend it, the boundary reached is the answer:
+    /// from `budget` before it is taken (a chain the cross-check reads again at the instant of Apple's status, as soon
+    /// as it is read); where the next step would overspend it, the boundary reached is the answer:
     /// the decision holds up to it (every boundary before it was checked), so it is never later than the exact
     /// instant, only earlier, and the service decides again sooner. The work is added to `cost`.
     func validUntil(
@@ -132,7 +136,11 @@ package struct Staleness: RebuildStage {
                 guard spend(group.size) else { return date }
                 cost.chainEntries += group.chainSize
                 cost.oneTimePurchases += group.oneTime.count
+                let counted = cost.chainEntries
                 group.evaluate(by: later, store: evaluation.store, facts: evaluation.facts, cost: &cost)
+                // The chain read again at the instant of Apple's status, where the cross-check did: paid once read,
+                // so that the budget is spent exactly as the counter counts.
+                guard spend(cost.chainEntries - counted) else { return date }
                 if let before = evaluation.groups[key], !group.decides(as: before) { changed = true }
                 evaluation.groups[key] = group
             }
