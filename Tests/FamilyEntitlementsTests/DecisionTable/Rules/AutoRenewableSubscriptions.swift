@@ -603,6 +603,20 @@ extension DecisionRow {
                 customer: .equals(.inactive)),
             DecisionRow(
                 rule: .autoRenewableSubscriptions,
+                name: "Get All Subscription Statuses says 1 (active) of a renewed chain that has expired: compared "
+                    + "with the chain's newest transaction, reported",
+                source: source + "; decision table: where nothing grants, the state compared is the newest "
+                    + "transaction's",
+                history: History(
+                    transactions: [
+                        Given.subscription("2921", from: 0, to: 30),
+                        Given.subscription("2922", original: "2921", from: 30, to: 60),
+                    ],
+                    subscriptionStatuses: [statusSnapshot("2921", .active, signed: 70)]), asOf: 75,
+                products: [ProductExpectation(Given.monthly, .expired, access: false)],
+                customer: .equals(.inactive), diagnostics: [.appleStatusDisagrees]),
+            DecisionRow(
+                rule: .autoRenewableSubscriptions,
                 name: "Get All Subscription Statuses says 1 (active), the history lacks the renewal: reported, and "
                     + "it grants nothing",
                 source: source + "; decision table: Apple's status is a cross-check, never a grant",
