@@ -110,6 +110,33 @@ struct LedgerMergeTests {
         #expect(!mine.rebuild(asOf: Given.day(45)).hasAccess(to: EntitlementID(Given.monthly)))
     }
 
+    /// The order of arrival is not kept: a transaction absorbed on its own, then the notification that carries it
+    /// unchanged, is held once, inside the notification, as it is when the notification comes first; and a ledger
+    /// stored by an earlier release that holds it both ways reads as the same ledger.
+    @Test func aTransactionAndTheNotificationCarryingItAreHeldOnce() throws {
+        let transaction = Given.subscription("7401", from: 0, to: 30)
+        let notification = Given.notification(.subscribed, .initialBuy, signed: 0, transaction: transaction)
+        var transactionFirst = CustomerLedger()
+        #expect(transactionFirst.absorb(transaction).code == "added")
+        #expect(transactionFirst.absorb(notification).code == "added")
+        var notificationFirst = CustomerLedger()
+        notificationFirst.absorb(notification)
+        #expect(notificationFirst.absorb(transaction).code == "unchanged")
+        #expect(transactionFirst == notificationFirst)
+        #expect(transactionFirst.transactions.isEmpty && transactionFirst.count == 1)
+
+        var stored = try #require(
+            try JSONSerialization.jsonObject(with: notificationFirst.jsonData()) as? [String: Any])
+        stored["transactions"] = [try JSONSerialization.jsonObject(with: transaction.jsonData())]
+        let read = try CustomerLedger(jsonData: try JSONSerialization.data(withJSONObject: stored))
+        #expect(read == notificationFirst)
+        // A transaction no notification vouches for stays on its own.
+        let other = Given.subscription("7402", from: 0, to: 30)
+        stored["transactions"] = [try JSONSerialization.jsonObject(with: other.jsonData())]
+        #expect(
+            try CustomerLedger(jsonData: try JSONSerialization.data(withJSONObject: stored)).transactions == [other])
+    }
+
     /// Two writers compact their ledgers at different instants: the merge decides as the union of everything at every
     /// instant at or after the later of the two compaction instants.
     @Test(arguments: DecisionRow.all.indices)

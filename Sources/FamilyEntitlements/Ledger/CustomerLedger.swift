@@ -197,8 +197,7 @@ public struct CustomerLedger: Hashable, Sendable {
             subscriptionStatuses: subscriptionStatuses)
         // As absorbing holds them: a transaction a notification vouches for is held inside it alone (a ledger stored
         // by an earlier release may hold both).
-        self.transactions =
-            index.vouchedTransactions.isEmpty ? transactions : transactions.subtracting(index.vouchedTransactions)
+        self.transactions = transactions.subtracting(index.vouchedTransactions)
     }
 
     /// The entries ordered by signedDate, then key, then JSON: the same for any order of arrival.
