@@ -38,7 +38,8 @@ struct SchemaDocTests {
         let write = Self.unindented(blocks[1])
         #expect(write.contains(Self.unindented(SQLiteStore.update)))
         // The insert is shown commented out, as the alternative to the update for a new row.
-        let insert = Self.unindented(SQLiteStore.insert).split(separator: "\n").map { "-- " + $0 }.joined(separator: "\n")
+        let insert = Self.unindented(SQLiteStore.insert).split(separator: "\n").map { "-- " + $0 }.joined(
+            separator: "\n")
         #expect(write.contains(insert), "\(insert)")
     }
 }
