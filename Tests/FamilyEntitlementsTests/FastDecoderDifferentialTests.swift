@@ -137,6 +137,69 @@ struct FastDecoderDifferentialTests {
         }
     }
 
+    // MARK: - Long strings
+
+    /// One special thing placed in a long string value: what it is, as the bytes written into the JSON.
+    static let longStringSpecials: [(name: String, bytes: [UInt8])] = [
+        ("nothing", []), ("an escaped quote", Array(#"\""#.utf8)), ("an escaped backslash", Array(#"\\"#.utf8)),
+        ("an escaped solidus", Array(#"\/"#.utf8)), ("a line feed escape", Array(#"\n"#.utf8)),
+        ("a \\u escape", Array(#"\u00e9"#.utf8)), ("a surrogate pair", Array(#"\ud83d\ude00"#.utf8)),
+        ("half a surrogate pair", Array(#"\ud83d"#.utf8)), ("an unknown escape", Array(#"\x"#.utf8)),
+        ("a raw control character", [0x01]), ("a raw tab", [0x09]), ("a raw DEL", [0x7F]),
+        ("é in UTF-8", [0xC3, 0xA9]), ("a four-byte character", [0xF0, 0x9F, 0x98, 0x80]),
+        ("a lone continuation byte", [0x80]), ("an overlong encoding", [0xC0, 0xAF]), ("the byte 0xFF", [0xFF]),
+        ("a truncated sequence", [0xE2, 0x82]), ("a raw quote", [0x22]),
+    ]
+
+    /// Signed strings are long: past their first 32 bytes the reader finds their end with `memchr` and checks what lies
+    /// before it with vector compares. Generated strings of 33 to 700 base64url bytes, each holding one special thing
+    /// at a random offset (or at the very end, or none), in the two signed members of a notification and in a
+    /// transaction's `bundleId`, some left unclosed: both paths agree under the rules, and a plain string reads back
+    /// whole.
+    @Test func longStringsWithOneSpecialThingAnywhereDecodeAlike() throws {
+        var random = SeededRandom(seed: 20_261_202)
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.".utf8)
+        var plainStringsRead = 0
+        for round in 0..<1_200 {
+            let length = 33 + Int(random.next() % 668)
+            var text = (0..<length).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }
+            let special = Self.longStringSpecials[round % Self.longStringSpecials.count]
+            let offset = random.next() % 4 == 0 ? text.count : Int(random.next() % UInt64(text.count + 1))
+            text.insert(contentsOf: special.bytes, at: offset)
+            let closed = random.next() % 16 != 0
+            let quote = UInt8(ascii: "\"")
+            let value = [quote] + text + (closed ? [quote] : [])
+            let member = round % 3
+            let document: [UInt8]
+            switch member {
+            case 0:
+                document =
+                    Array(#"{"notificationType":"DID_RENEW","data":{"signedTransactionInfo":"#.utf8) + value
+                    + Array(#","signedRenewalInfo":"a.b.c"},"version":"2.0"}"#.utf8)
+            case 1:
+                document =
+                    Array(#"{"notificationType":"REVOKE","data":{"signedRenewalInfo":"#.utf8) + value
+                    + Array("}}".utf8)
+            default:
+                document = Array(#"{"transactionId":"1","bundleId":"#.utf8) + value + Array("}".utf8)
+            }
+            let data = Data(document)
+            let label =
+                "round \(round), \(special.name) at offset \(offset) of \(length), \(closed ? "closed" : "unclosed")"
+            if member == 2 {
+                Self.checkRules(Self.compare(TransactionPayload.self, data), input: data, label)
+            } else {
+                Self.checkRules(Self.compare(NotificationPayload.self, data), input: data, label)
+            }
+            if special.bytes.isEmpty, closed, member == 0 {
+                let decoded = try NotificationPayload(jsonData: data)
+                #expect(decoded.data?.signedTransactionInfo == String(decoding: text, as: UTF8.self), "\(label)")
+                plainStringsRead += 1
+            }
+        }
+        #expect(plainStringsRead > 10)
+    }
+
     // MARK: - Fixtures and Apple's samples
 
     struct DocumentFile: CustomTestStringConvertible, Sendable {

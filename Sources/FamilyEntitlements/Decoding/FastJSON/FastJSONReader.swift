@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A single-pass reader of strict RFC 8259 JSON over UTF-8 bytes: the cursor of the fast decoding path.
 ///
 /// Payload types read their members straight from the bytes into Swift values, with no intermediate tree. `position`
@@ -32,7 +40,10 @@ struct FastJSONReader {
             if special != 0 { return index + special.trailingZeroBitCount >> 3 }
             index += 8
             words += 1
-            if words == 4 { index = Self.skipPlainBlocks(in: raw, from: index) }
+            if words == 4 {
+                if let end = endOfLongPlainText(from: index) { return end }
+                index = Self.skipPlainBlocks(in: raw, from: index)
+            }
         }
         while index < bytes.count {
             let byte = bytes[index]
@@ -40,6 +51,49 @@ struct FastJSONReader {
             index += 1
         }
         return index
+    }
+
+    /// The index of the quote that ends a long string from `index` on when nothing before it is special (a backslash,
+    /// a control character or a byte beyond ASCII), as in a signed JWS; nil when something is, or no quote follows.
+    ///
+    /// The C library's `memchr` finds the quote and then any backslash before it, with the widest vector instructions
+    /// the processor has (it chooses them when the program starts); one pass of signed compares then checks that
+    /// every byte between lies from 0x20 to 0x7F. Nothing is scanned beyond the first quote, which is either the end
+    /// of the string or an escaped quote inside it, so a string is read a bounded number of times whatever it holds.
+    @inline(__always)
+    func endOfLongPlainText(from index: Int) -> Int? {
+        guard let base = bytes.baseAddress, index < bytes.count,
+            let quote = memchr(base + index, Int32(ASCII.quote), bytes.count - index)
+        else { return nil }
+        let end = base.distance(to: quote.assumingMemoryBound(to: UInt8.self))
+        guard memchr(base + index, Int32(ASCII.backslash), end - index) == nil,
+            Self.isPrintableASCII(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[index..<end]))
+        else { return nil }
+        return end
+    }
+
+    /// Whether every byte lies from 0x20 to 0x7F.
+    ///
+    /// Read as signed bytes, those below 0x20 and those beyond ASCII are both less than 0x20: one compare a vector
+    /// finds them. The text ends at a quote found before, so the compares are gathered over all of it and tested once
+    /// at the end, with no test inside the loop.
+    @inline(__always)
+    static func isPrintableASCII(_ raw: UnsafeRawBufferPointer) -> Bool {
+        let space = SIMD16<Int8>(repeating: Int8(ASCII.space))
+        var below = SIMDMask<SIMD16<Int8>>(repeating: false)
+        var offset = 0
+        while offset + 64 <= raw.count {
+            below .|= raw.loadUnaligned(fromByteOffset: offset, as: SIMD16<Int8>.self) .< space
+            below .|= raw.loadUnaligned(fromByteOffset: offset + 16, as: SIMD16<Int8>.self) .< space
+            below .|= raw.loadUnaligned(fromByteOffset: offset + 32, as: SIMD16<Int8>.self) .< space
+            below .|= raw.loadUnaligned(fromByteOffset: offset + 48, as: SIMD16<Int8>.self) .< space
+            offset += 64
+        }
+        while offset < raw.count {
+            guard raw[offset] >= ASCII.space, raw[offset] < 0x80 else { return false }
+            offset += 1
+        }
+        return !hasLane(below)
     }
 
     /// Whether two byte sequences are equal, compared eight bytes at a time.
@@ -75,25 +129,45 @@ struct FastJSONReader {
     /// or beyond ASCII, or of the last bytes, fewer than 32.
     ///
     /// Read as signed bytes, both the control characters and the bytes beyond ASCII are less than 0x20: one compare
-    /// finds them.
+    /// finds them. Blocks of 64 bytes are passed with one test for the four vectors of 16 bytes together, which is where
+    /// a signed string spends its time; the block of 64 that holds a special byte is then read 32 bytes at a time.
     @inline(__always)
     static func skipPlainBlocks(in raw: UnsafeRawBufferPointer, from offset: Int) -> Int {
-        let quote = SIMD16<Int8>(repeating: Int8(ASCII.quote))
-        let backslash = SIMD16<Int8>(repeating: Int8(ASCII.backslash))
-        let space = SIMD16<Int8>(repeating: Int8(ASCII.space))
         var offset = offset
+        while offset + 64 <= raw.count {
+            let special =
+                specialLanes(raw.loadUnaligned(fromByteOffset: offset, as: SIMD16<Int8>.self))
+                .| specialLanes(raw.loadUnaligned(fromByteOffset: offset + 16, as: SIMD16<Int8>.self))
+                .| specialLanes(raw.loadUnaligned(fromByteOffset: offset + 32, as: SIMD16<Int8>.self))
+                .| specialLanes(raw.loadUnaligned(fromByteOffset: offset + 48, as: SIMD16<Int8>.self))
+            if hasLane(special) { break }
+            offset += 64
+        }
         while offset + 32 <= raw.count {
-            let low = raw.loadUnaligned(fromByteOffset: offset, as: SIMD16<Int8>.self)
-            let high = raw.loadUnaligned(fromByteOffset: offset + 16, as: SIMD16<Int8>.self)
-            let lowSpecial = (low .== quote) .| (low .== backslash) .| (low .< space)
-            let highSpecial = (high .== quote) .| (high .== backslash) .| (high .< space)
-            // The lanes of a mask are all ones or all zeros; the two halves of the mask, as words, are both zero
-            // where no byte is special (`any(_:)` reduces lane by lane where the compiler does not inline it).
-            let lanes = unsafeBitCast(lowSpecial .| highSpecial, to: SIMD2<UInt64>.self)
-            if lanes[0] | lanes[1] != 0 { return offset }
+            let special =
+                specialLanes(raw.loadUnaligned(fromByteOffset: offset, as: SIMD16<Int8>.self))
+                .| specialLanes(raw.loadUnaligned(fromByteOffset: offset + 16, as: SIMD16<Int8>.self))
+            if hasLane(special) { return offset }
             offset += 32
         }
         return offset
+    }
+
+    /// The lanes of `bytes` that hold a quote, a backslash, or a byte below 0x20 or beyond ASCII (negative as `Int8`).
+    @inline(__always)
+    private static func specialLanes(_ bytes: SIMD16<Int8>) -> SIMDMask<SIMD16<Int8>> {
+        (bytes .== SIMD16(repeating: Int8(ASCII.quote))) .| (bytes .== SIMD16(repeating: Int8(ASCII.backslash)))
+            .| (bytes .< SIMD16(repeating: Int8(ASCII.space)))
+    }
+
+    /// Whether any lane of a mask is set.
+    ///
+    /// The lanes of a mask are all ones or all zeros; the two halves of the mask, as words, are both zero where no
+    /// lane is set (`any(_:)` reduces lane by lane where the compiler does not inline it).
+    @inline(__always)
+    private static func hasLane(_ mask: SIMDMask<SIMD16<Int8>>) -> Bool {
+        let words = unsafeBitCast(mask, to: SIMD2<UInt64>.self)
+        return words[0] | words[1] != 0
     }
 
     /// The high bit of each byte of `word` that is a quote, a backslash, below 0x20 or beyond ASCII; exact for the
