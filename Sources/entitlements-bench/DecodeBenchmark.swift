@@ -94,6 +94,7 @@ enum DecodeBenchmark {
                 fast: { try NotificationPayload(jsonData: $0) },
                 reference: { try NotificationPayload(referenceJSONData: $0) },
                 baseline: { try decoder.decode(BaselineNotification.self, from: $0) }))
+        summaries.append(notificationsAsReceived(inputs.notifications, settings, decoder: decoder))
         summaries.append(historyPages(inputs.historyPages, settings, decoder: decoder))
         return summaries
     }
@@ -132,6 +133,46 @@ enum DecodeBenchmark {
             "\(figure): byte scan (floor)", "\(Report.count(floorRate.megabytesPerSecond)) MB/s",
             "\(Report.ratio(ratios[3])) JSONDecoder")
         return DecodeSummary(name: name, ratio: ratio, megabytesPerSecond: fastRate.megabytesPerSecond)
+    }
+
+    /// How many notifications `notificationsAsReceived` cycles through: few enough that each one's bytes are in the
+    /// cache when it is decoded, as the bytes a service has just received and taken out of `signedPayload` are.
+    static let notificationsReceived = 16
+
+    /// A notification as a service handles it: decode it, then take both nested strings as a verifier is handed them
+    /// (`readNestedStrings`), against the same work on `JSONDecoder`'s structs.
+    private static func notificationsAsReceived(
+        _ notifications: [Data], _ settings: BenchmarkSettings, decoder: JSONDecoder
+    ) -> DecodeSummary {
+        let inputs = Array(notifications.prefix(notificationsReceived))
+        let bytes = inputs.reduce(0) { $0 + $1.count }
+        let (rates, ratios) = measureSideBySide(
+            units: inputs.count, bytes: bytes, settings, baseline: 1,
+            [
+                {
+                    for input in inputs {
+                        keep(readNestedStrings(decodeOrStop({ try NotificationPayload(jsonData: $0) }, input)))
+                    }
+                },
+                {
+                    for input in inputs {
+                        let baseline = decodeOrStop({ try decoder.decode(BaselineNotification.self, from: $0) }, input)
+                        keep(readNestedStrings(baseline.data?.signedTransactionInfo, baseline.data?.signedRenewalInfo))
+                    }
+                },
+            ])
+        let (fastRate, baselineRate) = (rates[0], rates[1])
+        let figure = "decode V2 notification and read both JWS, as received, \(bytes / inputs.count) B"
+        Report.line(
+            "\(figure): fast path", rate(fastRate),
+            "\(Report.ratio(ratios[0])) JSONDecoder, \(Report.decimal(fastRate.secondsPerUnit * 1e6, digits: 2)) us each"
+        )
+        Report.line(
+            "\(figure): JSONDecoder into Codable structs", rate(baselineRate),
+            "baseline, \(Report.decimal(baselineRate.secondsPerUnit * 1e6, digits: 1)) us each")
+        return DecodeSummary(
+            name: "V2 notification and both JWS read, as received", ratio: ratios[0],
+            megabytesPerSecond: fastRate.megabytesPerSecond)
     }
 
     /// Get Transaction History pages of compact JWS strings: the page, then each transaction's payload.
@@ -200,4 +241,66 @@ enum DecodeBenchmark {
             }
         }
     }
+}
+
+/// `--decode-probe KIND CALLS`: decodes one kind of input `CALLS` times over and nothing else, so that a profiler such
+/// as callgrind sees only that decoder.
+enum DecodeProbe {
+    static let flag = "--decode-probe"
+    static let kinds = ["typical", "every-field", "renewal-info", "notification", "notification-read", "history-page"]
+
+    static func run(kind: String, calls: Int) -> Int32 {
+        guard kinds.contains(kind) else {
+            print("decode probe: KIND is one of \(kinds.joined(separator: ", "))")
+            return 2
+        }
+        let inputs = DecodeInputs(count: 200, pages: 10)
+        let start = threadSeconds()
+        var units = 0
+        do {
+            for _ in 0..<calls {
+                switch kind {
+                case "typical":
+                    for input in inputs.typicalTransactions { keep(try TransactionPayload(jsonData: input)) }
+                case "every-field":
+                    for input in inputs.fullTransactions { keep(try TransactionPayload(jsonData: input)) }
+                case "renewal-info": for input in inputs.renewalInfos { keep(try RenewalInfoPayload(jsonData: input)) }
+                case "notification":
+                    for input in inputs.notifications { keep(try NotificationPayload(jsonData: input)) }
+                case "notification-read":
+                    for input in inputs.notifications {
+                        keep(readNestedStrings(try NotificationPayload(jsonData: input)))
+                    }
+                default:
+                    for page in inputs.historyPages {
+                        keep(try TransactionHistoryResponse(jsonData: page).decodeTransactionsUnverified())
+                    }
+                }
+                units += kind == "history-page" ? inputs.historyPages.count : inputs.notifications.count
+            }
+        } catch {
+            print("decode probe: an input does not decode: \(error)")
+            return 1
+        }
+        let seconds = threadSeconds() - start
+        print("decode probe, \(kind), \(calls) calls: \(Report.count(Double(units) / seconds)) inputs/s")
+        return 0
+    }
+}
+
+/// Takes a notification's two signed strings as a verifier is handed them: as contiguous UTF-8.
+@inline(never)
+func readNestedStrings(_ notification: NotificationPayload) -> Int {
+    readNestedStrings(notification.data?.signedTransactionInfo, notification.data?.signedRenewalInfo)
+}
+
+/// Takes two signed strings as contiguous UTF-8 (`withUTF8`, which costs nothing for a native string and copies
+/// one built lazily or from other storage) and reads their length and their first and last bytes.
+@inline(never)
+func readNestedStrings(_ transaction: String?, _ renewal: String?) -> Int {
+    var total = 0
+    for var string in [transaction, renewal] {
+        total &+= string?.withUTF8 { bytes in bytes.count &+ Int(bytes.first ?? 0) &+ Int(bytes.last ?? 0) } ?? 0
+    }
+    return total
 }

@@ -1,10 +1,11 @@
 import Foundation
 
-/// `entitlements-bench [--quick] [--hostile | --decode | --reconcile] [--million]`: FamilyEntitlements' decode,
-/// rebuild, hostile-shape, memory and reconcile figures, each against its baseline measured in the same run. `--quick`
-/// measures a reduced set, for CI to keep the benchmark working (never to judge speed); `--hostile` measures only the
-/// hostile shapes, `--decode` only decoding, `--reconcile` only `entitlements reconcile`; `--million` adds the peak
-/// memory of reconciling a million customers (minutes).
+/// `entitlements-bench [--quick] [--hostile | --decode | --latency | --reconcile] [--million]`: FamilyEntitlements'
+/// decode, rebuild, latency, hostile-shape, memory and reconcile figures, each against its baseline measured in the
+/// same run. `--quick` measures a reduced set, for CI to keep the benchmark working (never to judge speed);
+/// `--hostile` measures only the hostile shapes, `--decode` only decoding, `--latency` only the p50 and p99 of
+/// rebuilding each shipped scenario, `--reconcile` only `entitlements reconcile`; `--million` adds the peak memory of
+/// reconciling a million customers (minutes).
 enum FamilyEntitlementsBench {
     static func main(_ arguments: [String]) -> Int32 {
         if arguments.first == MemoryBenchmark.probeFlag, arguments.count == 3, let count = Int(arguments[2]) {
@@ -20,28 +21,42 @@ enum FamilyEntitlementsBench {
         {
             return HostileBenchmark.probe(shape: arguments[1], size: size, calls: calls)
         }
-        let flags: Set<String> = ["--quick", "--hostile", "--decode", "--reconcile", "--million"]
+        if arguments.first == LatencyBenchmark.probeFlag, arguments.count == 3, let calls = Int(arguments[2]) {
+            return LatencyBenchmark.probe(scenario: arguments[1], calls: calls)
+        }
+        if arguments.first == DecodeProbe.flag, arguments.count == 3, let calls = Int(arguments[2]) {
+            return DecodeProbe.run(kind: arguments[1], calls: calls)
+        }
+        let flags: Set<String> = ["--quick", "--hostile", "--decode", "--latency", "--reconcile", "--million"]
         guard arguments.allSatisfy({ flags.contains($0) }) else {
-            print("usage: entitlements-bench [--quick] [--hostile | --decode | --reconcile] [--million]")
+            print("usage: entitlements-bench [--quick] [--hostile | --decode | --latency | --reconcile] [--million]")
             print(
                 "       entitlements-bench \(RebuildBenchmark.probeFlag) SIZE CALLS  (one rebuild size, for a profiler)"
             )
             print(
                 "       entitlements-bench \(HostileBenchmark.probeFlag) SHAPE SIZE CALLS  (one hostile shape, for a "
                     + "profiler)")
+            print(
+                "       entitlements-bench \(LatencyBenchmark.probeFlag) SCENARIO CALLS  (one shipped scenario, for a "
+                    + "profiler)")
+            print(
+                "       entitlements-bench \(DecodeProbe.flag) KIND CALLS  (one decoder, for a profiler; KIND: "
+                    + "\(DecodeProbe.kinds.joined(separator: ", ")))")
             return 2
         }
         let settings = arguments.contains("--quick") ? BenchmarkSettings.quick : .full
         let onlyHostile = arguments.contains("--hostile")
         let onlyDecode = arguments.contains("--decode")
         let onlyReconcile = arguments.contains("--reconcile")
+        let onlyLatency = arguments.contains("--latency")
         let million = arguments.contains("--million")
         #if DEBUG
             print("entitlements-bench: this is a debug build; measure with: swift run -c release entitlements-bench")
         #endif
         print(
             "entitlements-bench\(settings.isQuick ? " --quick" : "")\(onlyHostile ? " --hostile" : "")"
-                + "\(onlyDecode ? " --decode" : "")\(onlyReconcile ? " --reconcile" : "")\(million ? " --million" : ""): "
+                + "\(onlyDecode ? " --decode" : "")\(onlyLatency ? " --latency" : "")"
+                + "\(onlyReconcile ? " --reconcile" : "")\(million ? " --million" : ""): "
                 + machine())
         print(
             "each figure: the median of \(settings.runs) runs of at least \(Int(settings.minimumRunSeconds * 1000)) ms "
@@ -50,14 +65,23 @@ enum FamilyEntitlementsBench {
             HostileBenchmark.run(settings)
             return 0
         }
+        if onlyLatency {
+            LatencyBenchmark.run(settings)
+            return 0
+        }
         if onlyReconcile {
             ReconcileBenchmark.run(settings, million: million)
             return 0
         }
+        if onlyDecode {
+            _ = DecodeBenchmark.run(settings)
+            return 0
+        }
         let summaries = DecodeBenchmark.run(settings)
-        if onlyDecode { return 0 }
         print("")
         RebuildBenchmark.run(settings)
+        print("")
+        LatencyBenchmark.run(settings)
         print("")
         HostileBenchmark.run(settings)
         print("")
