@@ -276,7 +276,13 @@ enum DecodeProbe {
                         keep(try TransactionHistoryResponse(jsonData: page).decodeTransactionsUnverified())
                     }
                 }
-                units += kind == "history-page" ? inputs.historyPages.count : inputs.notifications.count
+                switch kind {
+                case "typical": units += inputs.typicalTransactions.count
+                case "every-field": units += inputs.fullTransactions.count
+                case "renewal-info": units += inputs.renewalInfos.count
+                case "history-page": units += inputs.historyPages.count
+                default: units += inputs.notifications.count
+                }
             }
         } catch {
             print("decode probe: an input does not decode: \(error)")

@@ -93,7 +93,7 @@ enum MemoryBenchmark {
     private static func status(_ field: String) -> Double? {
         guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
             let line = text.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }),
-            let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) })
+            let kilobytes = line.split(whereSeparator: \.isWhitespace).dropFirst().first.flatMap({ Double($0) })
         else { return nil }
         return kilobytes * 1024
     }

@@ -153,9 +153,10 @@ struct FastDecoderDifferentialTests {
 
     /// Signed strings are long: past their first 32 bytes the reader finds their end with `memchr` and checks what lies
     /// before it with vector compares. Generated strings of 33 to 700 base64url bytes, each holding one special thing
-    /// at a random offset (or at the very end, or none), in the two signed members of a notification and in a
-    /// transaction's `bundleId`, some left unclosed: both paths agree under the rules, and a plain string reads back
-    /// whole.
+    /// at a random offset (or at the very end, or none), in the two signed members of a notification, in a
+    /// transaction's `bundleId` and in a member no payload declares, some left unclosed: both paths agree under the
+    /// rules, a plain string reads back whole, and the document read from a slice of a larger buffer (quotes and
+    /// backslashes around it) decodes exactly as it does alone.
     @Test func longStringsWithOneSpecialThingAnywhereDecodeAlike() throws {
         var random = SeededRandom(seed: 20_261_202)
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.".utf8)
@@ -169,7 +170,7 @@ struct FastDecoderDifferentialTests {
             let closed = random.next() % 16 != 0
             let quote = UInt8(ascii: "\"")
             let value = [quote] + text + (closed ? [quote] : [])
-            let member = round % 3
+            let member = round % 4
             let document: [UInt8]
             switch member {
             case 0:
@@ -180,17 +181,33 @@ struct FastDecoderDifferentialTests {
                 document =
                     Array(#"{"notificationType":"REVOKE","data":{"signedRenewalInfo":"#.utf8) + value
                     + Array("}}".utf8)
-            default:
+            case 2:
                 document = Array(#"{"transactionId":"1","bundleId":"#.utf8) + value + Array("}".utf8)
+            default:
+                // A member no payload declares: the reader passes over its value, where JSONDecoder is lenient.
+                document = Array(#"{"transactionId":"1","futureField":"#.utf8) + value + Array(#","price":1}"#.utf8)
             }
             let data = Data(document)
             let label =
                 "round \(round), \(special.name) at offset \(offset) of \(length), \(closed ? "closed" : "unclosed")"
-            if member == 2 {
+            let decode: (Data) -> String
+            if member >= 2 {
                 Self.checkRules(Self.compare(TransactionPayload.self, data), input: data, label)
+                decode = { data in
+                    "\(Result { () throws(PayloadDecodingError) in try TransactionPayload(jsonData: data) })"
+                }
             } else {
                 Self.checkRules(Self.compare(NotificationPayload.self, data), input: data, label)
+                decode = { data in
+                    "\(Result { () throws(PayloadDecodingError) in try NotificationPayload(jsonData: data) })"
+                }
             }
+            // The same document as a slice of a larger buffer whose bytes around it are quotes and backslashes: nothing
+            // outside the slice may be read, so the outcome is the same.
+            let around = Array(#""\""#.utf8)
+            let padded = Data(around + document + around)
+            let slice = padded[padded.startIndex + around.count..<padded.startIndex + around.count + document.count]
+            #expect(decode(slice) == decode(data), "\(label), read from a slice")
             if special.bytes.isEmpty, closed, member == 0 {
                 let decoded = try NotificationPayload(jsonData: data)
                 #expect(decoded.data?.signedTransactionInfo == String(decoding: text, as: UTF8.self), "\(label)")

@@ -1,9 +1,16 @@
+// The C library, for `memchr`: every platform Swift builds for has one of these.
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
     import Musl
 #elseif canImport(Darwin)
     import Darwin
+#elseif canImport(Android)
+    import Android
+#elseif canImport(ucrt)
+    import ucrt
+#elseif canImport(WASILibc)
+    import WASILibc
 #endif
 
 /// A single-pass reader of strict RFC 8259 JSON over UTF-8 bytes: the cursor of the fast decoding path.
@@ -26,9 +33,10 @@ struct FastJSONReader {
     /// The index of the first byte from `index` on that a string cannot hold as it is: a quote, a backslash, a control
     /// character or a byte beyond ASCII; `bytes.count` if there is none.
     ///
-    /// The first 32 bytes are read eight at a time. Past them the text is likely long (a signed JWS, a certificate),
-    /// and is passed over 32 bytes at a time with vector compares, which find whether a block holds such a byte but
-    /// not where; the block that does is then read eight bytes at a time.
+    /// The first 32 bytes are read eight at a time. Past them the text is likely long (a signed JWS, a certificate):
+    /// where the next quote ends it with nothing special before (`endOfLongPlainText`), that quote is the answer;
+    /// otherwise it is passed over 64 and then 32 bytes at a time with vector compares, which find whether a block
+    /// holds such a byte but not where, and the block that does is read eight bytes at a time.
     @inline(__always)
     func endOfPlainText(from index: Int) -> Int {
         var index = index
@@ -75,8 +83,8 @@ struct FastJSONReader {
     /// Whether every byte lies from 0x20 to 0x7F.
     ///
     /// Read as signed bytes, those below 0x20 and those beyond ASCII are both less than 0x20: one compare a vector
-    /// finds them. The text ends at a quote found before, so the compares are gathered over all of it and tested once
-    /// at the end, with no test inside the loop.
+    /// finds them. The text ends at a quote found before, so the compares are gathered over all of it (64 bytes a
+    /// step, then 16, then the last few one by one) and tested once at the end, with no test inside the loop.
     @inline(__always)
     static func isPrintableASCII(_ raw: UnsafeRawBufferPointer) -> Bool {
         let space = SIMD16<Int8>(repeating: Int8(ASCII.space))
@@ -88,6 +96,10 @@ struct FastJSONReader {
             below .|= raw.loadUnaligned(fromByteOffset: offset + 32, as: SIMD16<Int8>.self) .< space
             below .|= raw.loadUnaligned(fromByteOffset: offset + 48, as: SIMD16<Int8>.self) .< space
             offset += 64
+        }
+        while offset + 16 <= raw.count {
+            below .|= raw.loadUnaligned(fromByteOffset: offset, as: SIMD16<Int8>.self) .< space
+            offset += 16
         }
         while offset < raw.count {
             guard raw[offset] >= ASCII.space, raw[offset] < 0x80 else { return false }
