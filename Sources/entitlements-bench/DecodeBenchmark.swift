@@ -255,39 +255,31 @@ enum DecodeProbe {
             return 2
         }
         let inputs = DecodeInputs(count: 200, pages: 10)
+        // Each kind: the inputs one call reads, and how it decodes one of them.
+        let (work, decode): ([Data], (Data) throws -> Void) =
+            switch kind {
+            case "typical": (inputs.typicalTransactions, { keep(try TransactionPayload(jsonData: $0)) })
+            case "every-field": (inputs.fullTransactions, { keep(try TransactionPayload(jsonData: $0)) })
+            case "renewal-info": (inputs.renewalInfos, { keep(try RenewalInfoPayload(jsonData: $0)) })
+            case "notification": (inputs.notifications, { keep(try NotificationPayload(jsonData: $0)) })
+            case "notification-read":
+                (inputs.notifications, { keep(readNestedStrings(try NotificationPayload(jsonData: $0))) })
+            default:
+                (
+                    inputs.historyPages,
+                    { keep(try TransactionHistoryResponse(jsonData: $0).decodeTransactionsUnverified()) }
+                )
+            }
         let start = threadSeconds()
-        var units = 0
         do {
             for _ in 0..<calls {
-                switch kind {
-                case "typical":
-                    for input in inputs.typicalTransactions { keep(try TransactionPayload(jsonData: input)) }
-                case "every-field":
-                    for input in inputs.fullTransactions { keep(try TransactionPayload(jsonData: input)) }
-                case "renewal-info": for input in inputs.renewalInfos { keep(try RenewalInfoPayload(jsonData: input)) }
-                case "notification":
-                    for input in inputs.notifications { keep(try NotificationPayload(jsonData: input)) }
-                case "notification-read":
-                    for input in inputs.notifications {
-                        keep(readNestedStrings(try NotificationPayload(jsonData: input)))
-                    }
-                default:
-                    for page in inputs.historyPages {
-                        keep(try TransactionHistoryResponse(jsonData: page).decodeTransactionsUnverified())
-                    }
-                }
-                switch kind {
-                case "typical": units += inputs.typicalTransactions.count
-                case "every-field": units += inputs.fullTransactions.count
-                case "renewal-info": units += inputs.renewalInfos.count
-                case "history-page": units += inputs.historyPages.count
-                default: units += inputs.notifications.count
-                }
+                for input in work { try decode(input) }
             }
         } catch {
             print("decode probe: an input does not decode: \(error)")
             return 1
         }
+        let units = work.count * calls
         let seconds = threadSeconds() - start
         print("decode probe, \(kind), \(calls) calls: \(Report.count(Double(units) / seconds)) inputs/s")
         return 0

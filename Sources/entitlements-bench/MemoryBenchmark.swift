@@ -90,8 +90,9 @@ enum MemoryBenchmark {
     }
 
     /// A size in bytes from /proc/self/status, such as `VmRSS` or `VmHWM`, where there is one.
-    private static func status(_ field: String) -> Double? {
-        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+    /// A size field of a process's `/proc/<process>/status` (`VmRSS`, `VmHWM`), in bytes; nil where there is none.
+    static func status(_ field: String, of process: String = "self") -> Double? {
+        guard let text = try? String(contentsOfFile: "/proc/\(process)/status", encoding: .utf8),
             let line = text.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }),
             let kilobytes = line.split(whereSeparator: \.isWhitespace).dropFirst().first.flatMap({ Double($0) })
         else { return nil }

@@ -11,8 +11,8 @@ import Foundation
 /// piped into it, its output thrown away.
 ///
 /// Throughput (customers and transactions per second) on one core (`--jobs 1`) and on all cores, in the same run,
-/// so that the speed-up is their ratio; then the tool's peak resident memory (its VmHWM, read while it runs) against the number of
-/// customers, which stays flat when the tool streams.
+/// so that the speed-up is their ratio; then the tool's peak resident memory (its VmHWM, read while it runs) against
+/// the number of customers, which stays flat when the tool streams.
 enum ReconcileBenchmark {
     /// Transactions in each generated customer's history, as in a fleet of long-lived family subscribers.
     static let transactionsPerCustomer = 30
@@ -136,7 +136,7 @@ enum ReconcileBenchmark {
         // benchmark has measured other figures. VmHWM only grows, so its last reading before exit is the peak but
         // for the last few milliseconds.
         var polledPeak = 0.0
-        func readPeak() { polledPeak = max(polledPeak, peakResident(of: pid) ?? 0) }
+        func readPeak() { polledPeak = max(polledPeak, MemoryBenchmark.status("VmHWM", of: "\(pid)") ?? 0) }
         var buffer: [UInt8] = []
         buffer.reserveCapacity(1 << 20)
         for index in 0..<customers {
@@ -173,15 +173,6 @@ enum ReconcileBenchmark {
         let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
         return Run(
             seconds: seconds, cpuSeconds: cpu, peakBytes: peak, peakIsTheToolsOwn: polledPeak > 0, status: exitStatus)
-    }
-
-    /// The peak resident size (VmHWM) of a running process, from /proc; nil where there is no such file.
-    static func peakResident(of pid: pid_t) -> Double? {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-            let kilobytes = line.split(whereSeparator: \.isWhitespace).dropFirst().first.flatMap({ Double($0) })
-        else { return nil }
-        return kilobytes * 1024
     }
 
     private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {

@@ -66,8 +66,9 @@ struct FastJSONReader {
     ///
     /// The C library's `memchr` finds the quote and then any backslash before it, with the widest vector instructions
     /// the processor has (it chooses them when the program starts); one pass of signed compares then checks that
-    /// every byte between lies from 0x20 to 0x7F. Nothing is scanned beyond the first quote, which is either the end
-    /// of the string or an escaped quote inside it, so a string is read a bounded number of times whatever it holds.
+    /// every byte between lies from 0x20 to 0x7F. The checks stop at the first quote, which is either the end of the
+    /// string or an escaped quote inside it (with no quote, `memchr` reads to the end once), so no byte is read more
+    /// than a few times whatever the input.
     @inline(__always)
     func endOfLongPlainText(from index: Int) -> Int? {
         guard let base = bytes.baseAddress, index < bytes.count,
