@@ -98,12 +98,27 @@ struct ModelSample: CustomTestStringConvertible, Sendable {
             #expect(transaction.commitmentInfo?.totalBillingPeriods == 12)
             #expect(transaction.commitmentInfo?.commitmentPrice == 119_880)
             #expect(wholeMilliseconds(transaction.commitmentInfo?.commitmentExpiresDate) == 1_698_150_000_000)
-            guard case .object(let commerce) = transaction.advancedCommerceInfo else {
-                Issue.record("advancedCommerceInfo is not kept as a JSON object")
-                return
-            }
-            #expect(commerce["estimatedTax"] == .integer(1500))
-            #expect(commerce["taxRate"] == .string("0.15"))
+            let commerce = transaction.advancedCommerceInfo
+            #expect(
+                commerce?.descriptors
+                    == AdvancedCommerceDescriptors(description: "Premium Plan", displayName: "Premium"))
+            #expect(commerce?.estimatedTax == 1500)
+            #expect(commerce?.period == .oneMonth)
+            #expect(commerce?.requestReferenceId == "ref-12345")
+            #expect(commerce?.taxCode == "TAX_CODE_1")
+            #expect(commerce?.taxExclusivePrice == 8490)
+            // The exact decimal 0.15: 15 hundredths, which no Double holds.
+            #expect(commerce?.taxRate == Decimal(sign: .plus, exponent: -2, significand: 15))
+            #expect(commerce?.unknownMembers == [:])
+            let refund = AdvancedCommerceRefund(
+                refundAmount: 5000, refundDate: Date(timeIntervalSince1970: 1_698_149_100),
+                refundReason: .fulfillmentIssue, refundType: .prorated)
+            #expect(
+                commerce?.items == [
+                    AdvancedCommerceTransactionItem(
+                        sku: "com.example.sku.premium", description: "Premium feature", displayName: "Premium Feature",
+                        price: 9990, refunds: [refund], revocationDate: Date(timeIntervalSince1970: 1_698_149_200))
+                ])
         },
         .payload(
             "signedTransactionWithRevocation.json", as: TransactionPayload.self, kind: .transaction,
@@ -140,7 +155,23 @@ struct ModelSample: CustomTestStringConvertible, Sendable {
             #expect(renewal.renewalBillingPlanType == "MONTHLY")
             #expect(renewal.commitmentInfo?.commitmentAutoRenewStatus == .on)
             #expect(renewal.commitmentInfo?.commitmentRenewalPrice == 9990)
-            #expect(renewal.advancedCommerceInfo != nil)
+            let commerce = renewal.advancedCommerceInfo
+            #expect(commerce?.consistencyToken == "token-abc-123")
+            #expect(
+                commerce?.descriptors
+                    == AdvancedCommerceDescriptors(description: "Premium Plan", displayName: "Premium"))
+            #expect(commerce?.period == .oneMonth)
+            #expect(commerce?.requestReferenceId == "ref-12345")
+            #expect(commerce?.taxCode == "TAX_CODE_1")
+            #expect(commerce?.unknownMembers == [:])
+            #expect(
+                commerce?.items == [
+                    AdvancedCommerceRenewalItem(
+                        sku: "com.example.sku.premium", description: "Premium feature", displayName: "Premium Feature",
+                        price: 9990,
+                        priceIncreaseInfo: AdvancedCommercePriceIncreaseInfo(
+                            dependentSKUs: ["com.example.sku.1", "com.example.sku.2"], price: 12990, status: .pending))
+                ])
         },
         .payload(
             "appTransaction.json", as: AppTransactionPayload.self, kind: .appTransaction,

@@ -42,12 +42,20 @@ enum Examples {
         commitmentInfo: TransactionCommitmentInfo(
             billingPeriodNumber: 2, commitmentExpiresDate: date(milliseconds: 1_730_000_000_000),
             commitmentPrice: 59_880, totalBillingPeriods: 12),
-        advancedCommerceInfo: .object([
-            "estimatedTax": .integer(1500),
-            "taxRate": .string("0.15"),
-            "items": .array([.object(["SKU": .string("sku.one"), "revoked": .bool(false), "note": .null])]),
-            "ratio": .number(0.25),
-        ]))
+        advancedCommerceInfo: AdvancedCommerceTransactionInfo(
+            estimatedTax: 1500,
+            items: [
+                AdvancedCommerceTransactionItem(
+                    sku: "sku.one", price: 4990,
+                    refunds: [
+                        AdvancedCommerceRefund(
+                            refundAmount: 1000, refundType: AdvancedCommerceRefundType(rawValue: "NEW"))
+                    ],
+                    unknownMembers: ["revoked": .bool(false), "note": .null])
+            ],
+            period: .oneMonth,
+            taxRate: Decimal(sign: .plus, exponent: -2, significand: 15),
+            unknownMembers: ["ratio": .number(0.25)]))
 
     static let renewalInfo = RenewalInfoPayload(
         originalTransactionId: "1000000000000001",
@@ -76,7 +84,9 @@ enum Examples {
             commitmentAutoRenewProductId: "com.example.family.commitment", commitmentAutoRenewStatus: .off,
             commitmentRenewalBillingPlanType: "MONTHLY", commitmentRenewalDate: date(milliseconds: 1_731_000_000_000),
             commitmentRenewalPrice: 4990),
-        advancedCommerceInfo: .object(["period": .string("P1M")]))
+        advancedCommerceInfo: AdvancedCommerceRenewalInfo(
+            consistencyToken: "token", period: AdvancedCommercePeriod(rawValue: "P2Y"),
+            unknownMembers: ["later": .array([.integer(1)])]))
 
     static let appTransaction = AppTransactionPayload(
         receiptType: .production,

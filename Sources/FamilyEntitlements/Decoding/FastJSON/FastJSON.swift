@@ -27,6 +27,14 @@ protocol FastJSONDecodable {
     static func readFastJSONMember(
         _ key: FastJSONKey, from reader: inout FastJSONReader, into value: inout Self
     ) throws(PayloadDecodingError)
+
+    /// Whether the type keeps the members it does not know (`keepUnknownMember`) rather than skipping them.
+    static var keepsUnknownMembers: Bool { get }
+
+    /// Reads the value of a member named `name` that matches no key, at the reader's position, into `value`.
+    static func keepUnknownMember(
+        named name: String, from reader: inout FastJSONReader, into value: inout Self
+    ) throws(PayloadDecodingError)
 }
 
 extension FastJSONDecodable {
@@ -36,9 +44,28 @@ extension FastJSONDecodable {
     /// Reads the members of the object whose opening brace is at the reader's position into `value`.
     @inline(__always)
     static func decodeFastJSON(from reader: inout FastJSONReader, into value: inout Self) throws(PayloadDecodingError) {
-        try reader.readMembers(fastJSONFields) { key, reader throws(PayloadDecodingError) in
+        guard keepsUnknownMembers else {
+            return try reader.readMembers(fastJSONFields) { key, reader throws(PayloadDecodingError) in
+                try readFastJSONMember(key, from: &reader, into: &value)
+            }
+        }
+        try reader.readMembers(
+            fastJSONFields,
+            unknown: { name, reader throws(PayloadDecodingError) in
+                try keepUnknownMember(named: name, from: &reader, into: &value)
+            }, keepsUnknown: true
+        ) { key, reader throws(PayloadDecodingError) in
             try readFastJSONMember(key, from: &reader, into: &value)
         }
+    }
+
+    /// Most payloads skip the members they do not know, as Apple asks.
+    static var keepsUnknownMembers: Bool { false }
+
+    static func keepUnknownMember(
+        named _: String, from reader: inout FastJSONReader, into _: inout Self
+    ) throws(PayloadDecodingError) {
+        try reader.skipValue()
     }
 }
 

@@ -19,14 +19,17 @@ extension FastJSONReader {
     }
 
     /// Reads an object member by member: `read` reads the value of each member the payload reads, with the reader at
-    /// that value, and an error it throws is placed at the member.
+    /// that value, and an error it throws is placed at the member. Where `keepsUnknown`, `unknown` reads each member whose
+    /// name matches no field (see `nextMember`).
     @inline(__always)
     mutating func readMembers<Key>(
         _ fields: FastJSONFields<Key>,
+        unknown: (String, inout FastJSONReader) throws(PayloadDecodingError) -> Void = { _, _ in },
+        keepsUnknown: Bool = false,
         _ read: (Key, inout FastJSONReader) throws(PayloadDecodingError) -> Void
     ) throws(PayloadDecodingError) {
         var members = try enterObject()
-        while let key = try nextMember(fields, &members) {
+        while let key = try nextMember(fields, &members, unknown: unknown, keepsUnknown: keepsUnknown) {
             do throws(PayloadDecodingError) {
                 try read(key, &self)
             } catch {
@@ -37,11 +40,14 @@ extension FastJSONReader {
 
     /// Moves to the value of the next member the payload reads and returns its key, or returns nil past the object.
     ///
-    /// Unknown members are skipped after a strict check. Of duplicate names the first wins and later ones are
-    /// skipped the same way, as `JSONDecoder` keeps the first.
+    /// Unknown members are skipped after a strict check, or read by `unknown` where `keepsUnknown` (with the reader at
+    /// the value, and errors placed at the member). Of duplicate names the first wins and later ones are skipped the
+    /// same way, as `JSONDecoder` keeps the first.
     @inline(__always)
     mutating func nextMember<Key>(
-        _ fields: FastJSONFields<Key>, _ members: inout ObjectMembers
+        _ fields: FastJSONFields<Key>, _ members: inout ObjectMembers,
+        unknown: (String, inout FastJSONReader) throws(PayloadDecodingError) -> Void = { _, _ in },
+        keepsUnknown: Bool = false
     ) throws(PayloadDecodingError) -> Key? {
         while true {
             skipWhitespace()
@@ -64,6 +70,7 @@ extension FastJSONReader {
                 throw malformed("expected , or } after an object member")
             }
             guard current == ASCII.quote else { throw malformed("expected a member name in double quotes") }
+            let nameStart = position
             // Apple leaves out absent fields: the member is likely the next field Apple writes, or one a few after.
             var guess = fields.successors[min(members.previous, fields.keys.count)]
             var isGuessed = fields.isNameAndColon(of: guess, at: position + 1, in: bytes)
@@ -101,7 +108,27 @@ extension FastJSONReader {
                 members.previous = field
                 return fields.keys[field]
             }
+            if keepsUnknown, field == nil {
+                try readUnknownMember(from: nameStart, unknown)
+                continue
+            }
             try skipValue()
+        }
+    }
+
+    /// Reads again the name of an unknown member that starts at `nameStart` (its opening quote) as a string, then
+    /// its value with `unknown`; the reader is at the value, and is left past it.
+    private mutating func readUnknownMember(
+        from nameStart: Int, _ unknown: (String, inout FastJSONReader) throws(PayloadDecodingError) -> Void
+    ) throws(PayloadDecodingError) {
+        let valueStart = position
+        position = nameStart
+        let name = try readStringContents()
+        position = valueStart
+        do throws(PayloadDecodingError) {
+            try unknown(name, &self)
+        } catch {
+            throw error.inMember(name)
         }
     }
 
@@ -220,7 +247,7 @@ extension FastJSONReader {
             while true {
                 skipWhitespace()
                 guard current == ASCII.quote else { throw malformed("expected a member name in double quotes") }
-                let name = try readMemberName()
+                let name = try readStringContents()
                 try expect(ASCII.colon, "a colon after a member name")
                 skipWhitespace()
                 let valueStart = position
@@ -291,36 +318,4 @@ extension FastJSONReader {
         }
         return object
     }
-
-    /// Reads the name of a member of an object kept as `JSONValue`; the reader is at its opening quote.
-    ///
-    /// A name Apple documents for such objects (Advanced Commerce information) is returned as a string constant,
-    /// which costs no allocation and no UTF-8 validation; any other name is decoded as a string value is.
-    @inline(__always)
-    mutating func readMemberName() throws(PayloadDecodingError) -> String {
-        let start = position + 1
-        let end = endOfPlainText(from: start)
-        if byte(at: end) == ASCII.quote {
-            let fields = KnownMemberName.fields
-            if let field = fields.index(of: UnsafeBufferPointer(rebasing: bytes[start..<end]), guess: fields.keys.count)
-            {
-                position = end + 1
-                return fields.keys[field].rawValue
-            }
-        }
-        return try readStringContents()
-    }
-}
-
-/// Member names Apple documents inside the objects the library keeps as `JSONValue` (Advanced Commerce information
-/// of transactions and renewals), recognised from their bytes so that each is a string constant rather than a new
-/// string.
-enum KnownMemberName: String, CodingKey, CaseIterable {
-    case consistencyToken, dependentSKUs, description, descriptors, displayName, estimatedTax, items, offer, period
-    case periodCount, price, priceIncreaseInfo, reason, refundAmount, refundDate, refundReason, refundType, refunds
-    case requestReferenceId, revocationDate, status, taxCode, taxExclusivePrice, taxRate
-    // swift-format-ignore: AlwaysUseLowerCamelCase
-    case SKU
-
-    static let fields = FastJSONFields<Self>()
 }

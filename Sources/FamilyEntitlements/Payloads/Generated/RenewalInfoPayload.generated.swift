@@ -58,8 +58,9 @@ public struct RenewalInfoPayload: Hashable, Sendable {
     public var renewalBillingPlanType: String?
     /// The renewal of a commitment.
     public var commitmentInfo: RenewalCommitmentInfo?
-    /// Advanced Commerce API information, kept as the JSON Apple sent.
-    public var advancedCommerceInfo: JSONValue?
+    /// The Advanced Commerce API information of the subscription, where the app sells through that API; Apple's
+    /// [advancedCommerceRenewalInfo](https://developer.apple.com/documentation/appstoreserverapi/advancedcommercerenewalinfo).
+    public var advancedCommerceInfo: AdvancedCommerceRenewalInfo?
 
     /// Creates a payload; every field defaults to absent.
     public init(
@@ -86,7 +87,7 @@ public struct RenewalInfoPayload: Hashable, Sendable {
         appTransactionId: String? = nil,
         renewalBillingPlanType: String? = nil,
         commitmentInfo: RenewalCommitmentInfo? = nil,
-        advancedCommerceInfo: JSONValue? = nil
+        advancedCommerceInfo: AdvancedCommerceRenewalInfo? = nil
     ) {
         self.originalTransactionId = originalTransactionId
         self.productId = productId
@@ -168,7 +169,8 @@ extension RenewalInfoPayload: Codable {
         appTransactionId = try container.decodeIfPresent(String.self, forKey: .appTransactionId)
         renewalBillingPlanType = try container.decodeIfPresent(String.self, forKey: .renewalBillingPlanType)
         commitmentInfo = try container.decodeIfPresent(RenewalCommitmentInfo.self, forKey: .commitmentInfo)
-        advancedCommerceInfo = try container.decodeIfPresent(JSONValue.self, forKey: .advancedCommerceInfo)
+        advancedCommerceInfo = try container.decodeIfPresent(
+            AdvancedCommerceRenewalInfo.self, forKey: .advancedCommerceInfo)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -248,7 +250,7 @@ extension RenewalInfoPayload: FastJSONDecodable {
         case .appTransactionId: value.appTransactionId = try reader.readString()
         case .renewalBillingPlanType: value.renewalBillingPlanType = try reader.readString()
         case .commitmentInfo: value.commitmentInfo = try reader.readNested(RenewalCommitmentInfo.self)
-        case .advancedCommerceInfo: value.advancedCommerceInfo = try reader.readJSONValue()
+        case .advancedCommerceInfo: value.advancedCommerceInfo = try reader.readNested(AdvancedCommerceRenewalInfo.self)
         }
     }
 }

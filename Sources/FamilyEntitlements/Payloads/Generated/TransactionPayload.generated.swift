@@ -78,8 +78,9 @@ public struct TransactionPayload: Hashable, Sendable {
     public var billingPlanType: String?
     /// The commitment of a subscription billed in instalments.
     public var commitmentInfo: TransactionCommitmentInfo?
-    /// Advanced Commerce API information, kept as the JSON Apple sent.
-    public var advancedCommerceInfo: JSONValue?
+    /// The Advanced Commerce API information of the purchase, where the app sells through that API; Apple's
+    /// [advancedCommerceTransactionInfo](https://developer.apple.com/documentation/appstoreserverapi/advancedcommercetransactioninfo).
+    public var advancedCommerceInfo: AdvancedCommerceTransactionInfo?
 
     /// Creates a payload; every field defaults to absent.
     public init(
@@ -115,7 +116,7 @@ public struct TransactionPayload: Hashable, Sendable {
         revocationPercentage: Int32? = nil,
         billingPlanType: String? = nil,
         commitmentInfo: TransactionCommitmentInfo? = nil,
-        advancedCommerceInfo: JSONValue? = nil
+        advancedCommerceInfo: AdvancedCommerceTransactionInfo? = nil
     ) {
         self.originalTransactionId = originalTransactionId
         self.transactionId = transactionId
@@ -224,7 +225,8 @@ extension TransactionPayload: Codable {
         revocationPercentage = try container.decodeIntegerIfPresent(Int32.self, forKey: .revocationPercentage)
         billingPlanType = try container.decodeIfPresent(String.self, forKey: .billingPlanType)
         commitmentInfo = try container.decodeIfPresent(TransactionCommitmentInfo.self, forKey: .commitmentInfo)
-        advancedCommerceInfo = try container.decodeIfPresent(JSONValue.self, forKey: .advancedCommerceInfo)
+        advancedCommerceInfo = try container.decodeIfPresent(
+            AdvancedCommerceTransactionInfo.self, forKey: .advancedCommerceInfo)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -323,7 +325,8 @@ extension TransactionPayload: FastJSONDecodable {
         case .revocationPercentage: value.revocationPercentage = try reader.readInt32()
         case .billingPlanType: value.billingPlanType = try reader.readString()
         case .commitmentInfo: value.commitmentInfo = try reader.readNested(TransactionCommitmentInfo.self)
-        case .advancedCommerceInfo: value.advancedCommerceInfo = try reader.readJSONValue()
+        case .advancedCommerceInfo:
+            value.advancedCommerceInfo = try reader.readNested(AdvancedCommerceTransactionInfo.self)
         }
     }
 }

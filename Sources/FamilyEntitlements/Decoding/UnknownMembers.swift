@@ -1,0 +1,47 @@
+/// The members of an Apple object that this version of the library does not know, kept as sent.
+///
+/// Apple adds fields to its objects over time. The payloads of the decision path ignore them, as Apple asks; the
+/// Advanced Commerce objects, whose fields a service reads for money, keep them in `unknownMembers` instead, so that a
+/// new field is seen, reported and written back rather than dropped. Of duplicate names the first is kept, as
+/// `JSONDecoder` keeps the first.
+enum UnknownMembers {
+    private struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// The members of the object `decoder` holds whose names are not among `known`'s, each as a `JSONValue`.
+    static func decode<Known: CodingKey & CaseIterable>(
+        from decoder: any Decoder, known _: Known.Type
+    ) throws -> [String: JSONValue] {
+        let container = try decoder.container(keyedBy: AnyKey.self)
+        let names = Set(Known.allCases.map(\.stringValue))
+        var members: [String: JSONValue] = [:]
+        for key in container.allKeys where !names.contains(key.stringValue) && members[key.stringValue] == nil {
+            members[key.stringValue] = try container.decode(JSONValue.self, forKey: key)
+        }
+        return members
+    }
+
+    /// Writes `members` beside the object's known members.
+    static func encode(_ members: [String: JSONValue], to encoder: any Encoder) throws {
+        guard !members.isEmpty else { return }
+        var container = encoder.container(keyedBy: AnyKey.self)
+        for (name, value) in members {
+            try container.encode(value, forKey: AnyKey(stringValue: name))
+        }
+    }
+}
+
+extension FastJSONReader {
+    /// Reads the value of a member named `name` that the payload does not know into `members`, as
+    /// `UnknownMembers.decode` reads it; a later member of the same name is checked and skipped.
+    mutating func keepUnknownMember(named name: String, in members: inout [String: JSONValue])
+        throws(PayloadDecodingError)
+    {
+        guard members[name] == nil else { return try skipValue() }
+        members[name] = try readAnyValue()
+    }
+}
