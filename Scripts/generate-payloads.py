@@ -20,6 +20,7 @@ The schema, one declaration after another (docs/model.md describes it for reader
         /// The field's doc comment.
         transactionId: String
         sku "SKU": String                        a wire name that differs from the property's name
+        info: Info (out of line)                 stored on the heap: a large field that is rarely present
         storage: transactionId, ...              the order of the stored properties, where it differs
         wire: transactionId, ...                 the order Apple writes the members in (may continue on more lines)
         unknownMembers                           members this version does not know are kept in `unknownMembers`
@@ -58,8 +59,9 @@ class SchemaError(Exception):
 
 
 class Field:
-    def __init__(self, name, wire, type, doc, line):
+    def __init__(self, name, wire, type, out_of_line, doc, line):
         self.name, self.wire, self.type, self.doc, self.line = name, wire, type, doc, line
+        self.out_of_line = out_of_line
 
 
 class Payload:
@@ -127,12 +129,13 @@ def parse(text):
             setattr(current, key, names(rest, where))
             list_key = key
         else:
-            match = re.fullmatch(r'(\w+)(?: "([^"\\]+)")?: (\[?\w+\]?)', stripped)
+            match = re.fullmatch(r'(\w+)(?: "([^"\\]+)")?: (\[?\w+\]?)( \(out of line\))?', stripped)
             if not match:
                 raise SchemaError('%s: expected a field, `name: Type` or `name "wireName": Type`' % where)
             if not doc:
                 raise SchemaError("%s: the field %s has no doc comment" % (where, match.group(1)))
-            current.fields.append(Field(match.group(1), match.group(2), match.group(3), doc, where))
+            current.fields.append(
+                Field(match.group(1), match.group(2), match.group(3), bool(match.group(4)), doc, where))
             doc = []
     if doc:
         raise SchemaError("Schema/payloads.schema: a doc comment at the end documents nothing")
@@ -159,6 +162,9 @@ def check(declarations):
                 raise SchemaError("%s: the value %s has no case" % (declaration.line, declaration.name))
             continue
         fields = [field.name for field in declaration.fields]
+        if declaration.unknown_members and any(field.out_of_line for field in declaration.fields):
+            raise SchemaError("%s: %s keeps unknown members and has a field out of line: the generated initialisers "
+                              "set out-of-line fields before `unknownMembers` is set" % (declaration.line, declaration.name))
         if len(set(fields)) != len(fields):
             raise SchemaError("%s: %s declares a field twice" % (declaration.line, declaration.name))
         for key in ("storage", "wire"):
@@ -229,7 +235,17 @@ def generate_payload(payload, payloads):
     out = payload.doc + ["public struct %s: Hashable, Sendable {" % payload.name]
     out += indent(payload.comments, 4)
     for field in storage:
-        out += indent(field.doc, 4) + ["    public var %s: %s?" % (field.name, field.type)]
+        if field.out_of_line:
+            out += indent(field.doc, 4) + [
+                "    public var %s: %s? {" % (field.name, field.type),
+                "        get { %sOutOfLine?.value }" % field.name,
+                "        set { %sOutOfLine = newValue.map(OutOfLine.init) }" % field.name,
+                "    }",
+                "    /// `%s` on the heap, where it is present: a pointer in the payload." % field.name,
+                "    private var %sOutOfLine: OutOfLine<%s>?" % (field.name, field.type),
+            ]
+        else:
+            out += indent(field.doc, 4) + ["    public var %s: %s?" % (field.name, field.type)]
     if payload.unknown_members:
         out += [
             "    /// The members this version of the library does not know, kept as sent (and written back by",

@@ -82,6 +82,32 @@ struct AdvancedCommerceTests {
         #expect(String(decoding: try fast.jsonData(), as: UTF8.self).contains(#""taxRate":"\#(written)""#))
     }
 
+    @Test("generated plain decimals of 1 to 38 digits read as Foundation's own parser reads them")
+    func generatedTaxRatesMatchFoundation() throws {
+        var seed: UInt64 = 0x5EED_DEC1
+        func next() -> UInt64 {
+            // SplitMix64: the same texts on every run.
+            seed &+= 0x9E37_79B9_7F4A_7C15
+            var z = seed
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        for _ in 0..<600 {
+            let digitCount = Int(next() % 38) + 1
+            let digits = String((0..<digitCount).map { _ in Character(String(next() % 10)) })
+            let point = Int(next() % UInt64(digitCount))
+            let text =
+                (next() % 4 == 0 ? "-" : "")
+                + (point == 0 ? digits : digits.prefix(digitCount - point) + "." + digits.suffix(point))
+            let expected = try #require(Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")))
+            let data = Data(#"{"advancedCommerceInfo":{"taxRate":"\#(text)"}}"#.utf8)
+            let fast = try TransactionPayload(jsonData: data)
+            #expect(fast.advancedCommerceInfo?.taxRate == expected, "\(text)")
+            #expect(try TransactionPayload(referenceJSONData: data) == fast, "\(text)")
+        }
+    }
+
     @Test(
         "a taxRate that is not plain decimal notation is invalid_value at its path, on both paths",
         arguments: [
@@ -103,6 +129,22 @@ struct AdvancedCommerceTests {
             #expect(error?.code == .wrongType, "\(path) path")
             #expect(error?.path == "advancedCommerceInfo.items[1].refunds[0].refundAmount", "\(path) path")
         }
+    }
+
+    @Test("Advanced Commerce information is held out of line: a pointer in each payload, whether present or not")
+    func payloadsStaySmall() throws {
+        // What the rebuild copies and scans per transaction: the typed information inline would add about 170 bytes.
+        #expect(MemoryLayout<AdvancedCommerceTransactionInfo>.size > 100)
+        #expect(MemoryLayout<TransactionPayload>.size <= 520, "\(MemoryLayout<TransactionPayload>.size) bytes")
+        #expect(MemoryLayout<RenewalInfoPayload>.size <= 420, "\(MemoryLayout<RenewalInfoPayload>.size) bytes")
+        var transaction = try TransactionPayload(jsonData: Data(Self.withUnknownMembers.utf8))
+        var copy = transaction
+        copy.advancedCommerceInfo?.taxCode = "changed"
+        #expect(transaction.advancedCommerceInfo?.taxCode == nil, "a copy is a value: changing it leaves the original")
+        #expect(copy.advancedCommerceInfo?.taxCode == "changed")
+        transaction.advancedCommerceInfo = nil
+        #expect(transaction.advancedCommerceInfo == nil)
+        #expect(copy != transaction)
     }
 
     @Test("the open values know Apple's documented raw values and keep others")

@@ -17,21 +17,46 @@ enum ExactDecimal {
 
     /// The value of `text`, or nil where it is not a plain decimal of at most `maximumDigits` digits.
     static func value(of text: String) -> Decimal? {
-        let bytes = Array(text.utf8)
-        func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
-        let isNegative = bytes.first == UInt8(ascii: "-")
-        let start = isNegative ? 1 : 0
-        let point = bytes[start...].firstIndex(of: UInt8(ascii: ".")) ?? bytes.endIndex
-        let integer = bytes[start..<point]
-        let fraction = point < bytes.endIndex ? bytes[(point + 1)...] : []
-        guard !integer.isEmpty, integer.allSatisfy(isDigit), point == bytes.endIndex || !fraction.isEmpty,
-            fraction.allSatisfy(isDigit), integer.count + fraction.count <= maximumDigits
-        else { return nil }
+        let utf8 = text.utf8
+        var index = utf8.startIndex
+        let isNegative = index < utf8.endIndex && utf8[index] == UInt8(ascii: "-")
+        if isNegative { index = utf8.index(after: index) }
+        // The digits, up to 19 at a time in an integer: Decimal's own arithmetic costs more than the rest of the
+        // decoding of an Advanced Commerce transaction.
         var significand = Decimal(0)
-        for digit in integer + fraction { significand = significand * 10 + Decimal(Int(digit - UInt8(ascii: "0"))) }
+        var chunk: UInt64 = 0
+        var chunkDigits = 0
+        var digits = 0
+        var fractionDigits = 0
+        var integerDigits = 0
+        var sawPoint = false
+        while index < utf8.endIndex {
+            let byte = utf8[index]
+            index = utf8.index(after: index)
+            if byte == UInt8(ascii: "."), !sawPoint, integerDigits > 0 {
+                sawPoint = true
+                continue
+            }
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            digits += 1
+            if sawPoint { fractionDigits += 1 } else { integerDigits += 1 }
+            guard digits <= maximumDigits else { return nil }
+            chunk = chunk * 10 + UInt64(byte - UInt8(ascii: "0"))
+            chunkDigits += 1
+            if chunkDigits == 19 {
+                significand = significand * Decimal(sign: .plus, exponent: 19, significand: 1) + Decimal(chunk)
+                (chunk, chunkDigits) = (0, 0)
+            }
+        }
+        guard integerDigits > 0, !sawPoint || fractionDigits > 0 else { return nil }
+        if digits < 19 {
+            significand = Decimal(chunk)
+        } else if chunkDigits > 0 {
+            significand = significand * Decimal(sign: .plus, exponent: chunkDigits, significand: 1) + Decimal(chunk)
+        }
         // A zero keeps no sign: Decimal's negative zero is its NaN.
         let sign: FloatingPointSign = isNegative && !significand.isZero ? .minus : .plus
-        return Decimal(sign: sign, exponent: -fraction.count, significand: significand)
+        return Decimal(sign: sign, exponent: -fractionDigits, significand: significand)
     }
 
     /// The value in plain decimal notation, as `value(of:)` reads it back.

@@ -60,7 +60,12 @@ public struct RenewalInfoPayload: Hashable, Sendable {
     public var commitmentInfo: RenewalCommitmentInfo?
     /// The Advanced Commerce API information of the subscription, where the app sells through that API; Apple's
     /// [advancedCommerceRenewalInfo](https://developer.apple.com/documentation/appstoreserverapi/advancedcommercerenewalinfo).
-    public var advancedCommerceInfo: AdvancedCommerceRenewalInfo?
+    public var advancedCommerceInfo: AdvancedCommerceRenewalInfo? {
+        get { advancedCommerceInfoOutOfLine?.value }
+        set { advancedCommerceInfoOutOfLine = newValue.map(OutOfLine.init) }
+    }
+    /// `advancedCommerceInfo` on the heap, where it is present: a pointer in the payload.
+    private var advancedCommerceInfoOutOfLine: OutOfLine<AdvancedCommerceRenewalInfo>?
 
     /// Creates a payload; every field defaults to absent.
     public init(

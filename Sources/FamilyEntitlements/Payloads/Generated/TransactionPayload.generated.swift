@@ -80,7 +80,12 @@ public struct TransactionPayload: Hashable, Sendable {
     public var commitmentInfo: TransactionCommitmentInfo?
     /// The Advanced Commerce API information of the purchase, where the app sells through that API; Apple's
     /// [advancedCommerceTransactionInfo](https://developer.apple.com/documentation/appstoreserverapi/advancedcommercetransactioninfo).
-    public var advancedCommerceInfo: AdvancedCommerceTransactionInfo?
+    public var advancedCommerceInfo: AdvancedCommerceTransactionInfo? {
+        get { advancedCommerceInfoOutOfLine?.value }
+        set { advancedCommerceInfoOutOfLine = newValue.map(OutOfLine.init) }
+    }
+    /// `advancedCommerceInfo` on the heap, where it is present: a pointer in the payload.
+    private var advancedCommerceInfoOutOfLine: OutOfLine<AdvancedCommerceTransactionInfo>?
 
     /// Creates a payload; every field defaults to absent.
     public init(
