@@ -1,4 +1,5 @@
 import FamilyEntitlements
+import FamilyEntitlementsTestSupport
 import Foundation
 import Testing
 
@@ -84,15 +85,8 @@ struct AdvancedCommerceTests {
 
     @Test("generated plain decimals of 1 to 38 digits read as Foundation's own parser reads them")
     func generatedTaxRatesMatchFoundation() throws {
-        var seed: UInt64 = 0x5EED_DEC1
-        func next() -> UInt64 {
-            // SplitMix64: the same texts on every run.
-            seed &+= 0x9E37_79B9_7F4A_7C15
-            var z = seed
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var random = SeededRandom(seed: 0x5EED_DEC1)
+        func next() -> UInt64 { random.next() }
         for _ in 0..<600 {
             let digitCount = Int(next() % 38) + 1
             let digits = String((0..<digitCount).map { _ in Character(String(next() % 10)) })
