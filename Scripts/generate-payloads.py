@@ -276,7 +276,7 @@ def generate_payload(payload, payloads):
             "        var container = encoder.container(keyedBy: CodingKeys.self)"]
     out += indent([encode_line(field, payloads) for field in payload.fields], 8)
     if payload.unknown_members:
-        out += ["        try UnknownMembers.encode(unknownMembers, to: encoder)"]
+        out += ["        try UnknownMembers.encode(unknownMembers, to: encoder, known: CodingKeys.self)"]
     out += ["    }", "}", ""]
 
     if payload.top_level:

@@ -141,6 +141,23 @@ struct AdvancedCommerceTests {
         #expect(copy != transaction)
     }
 
+    @Test("a name canonically equal to a field is that field on both paths, and an unknown member never overwrites one")
+    func canonicalNamesAndCollidingMembers() throws {
+        let data = Data(#"{"advancedCommerceInfo":{"items":[{"S\u212AU":"x"}]}}"#.utf8)
+        for decoded in [try TransactionPayload(jsonData: data), try TransactionPayload(referenceJSONData: data)] {
+            #expect(decoded.advancedCommerceInfo?.items?.first?.sku == "x")
+            #expect(decoded.advancedCommerceInfo?.items?.first?.unknownMembers == [:])
+        }
+        let info = AdvancedCommerceTransactionInfo(
+            taxRate: Decimal(sign: .plus, exponent: -2, significand: 15),
+            unknownMembers: ["taxRate": .string("x"), "later": .bool(true)])
+        let encoded = try TransactionPayload(advancedCommerceInfo: info).jsonData()
+        let text = String(decoding: encoded, as: UTF8.self)
+        #expect(text.contains(#""taxRate":"0.15""#), "\(text)")
+        #expect(text.contains(#""later":true"#), "\(text)")
+        #expect(try TransactionPayload(jsonData: encoded).advancedCommerceInfo?.taxRate == info.taxRate)
+    }
+
     @Test("the open values know Apple's documented raw values and keep others")
     func openValues() throws {
         #expect(AdvancedCommercePeriod.documentedValues.map(\.rawValue) == ["P1W", "P1M", "P2M", "P3M", "P6M", "P1Y"])

@@ -478,7 +478,7 @@ struct FastDecoderDifferentialTests {
                 "taxRate with 38 digits -> both accept",
                 #"{"advancedCommerceInfo":{"taxRate":"0.\#(String(repeating: "1", count: 37))"}}"#, .bothAccept),
             .init(
-                "taxRate with 39 digits, beyond what Decimal holds exactly -> both reject",
+                "taxRate with 39 digits, leading zero included, beyond the 38 read -> both reject",
                 #"{"advancedCommerceInfo":{"taxRate":"0.\#(String(repeating: "1", count: 38))"}}"#, .bothReject),
             .init(
                 "taxRate as a number, not a string -> both reject", #"{"advancedCommerceInfo":{"taxRate":0.15}}"#,
@@ -490,6 +490,16 @@ struct FastDecoderDifferentialTests {
             .init("taxRate 1. -> both reject", #"{"advancedCommerceInfo":{"taxRate":"1."}}"#, .bothReject),
             .init("taxRate \" 0.15\" -> both reject", #"{"advancedCommerceInfo":{"taxRate":" 0.15"}}"#, .bothReject),
             .init("taxRate -0 -> both accept", #"{"advancedCommerceInfo":{"taxRate":"-0"}}"#, .bothAccept),
+            .init(
+                "SKU written with the Kelvin sign (canonically K) is the field SKU to both paths -> both accept",
+                #"{"advancedCommerceInfo":{"items":[{"S\u212AU":"x"}]}}"#, .bothAccept),
+            .init(
+                "SKU, then SKU with the Kelvin sign: the first wins, none is unknown -> both accept",
+                #"{"advancedCommerceInfo":{"items":[{"SKU":"a","S\u212AU":"b"}]}}"#, .bothAccept),
+            .init(
+                "dependentSKUs with the Kelvin sign in UTF-8 -> both accept",
+                "{\"advancedCommerceInfo\":{\"items\":[{\"priceIncreaseInfo\":{\"dependentS\u{212A}Us\":[\"a\"]}}]}}",
+                .bothAccept, kind: "renewal info"),
             .init(
                 "an unknown Advanced Commerce member with an escaped name is kept -> both accept",
                 #"{"advancedCommerceInfo":{"n\u0065w":{"a":[1,null]},"items":[{"SKU":"s","later":true}]}}"#,

@@ -8,11 +8,12 @@
 /// for digit into a `Decimal`, never through a `Double`, where 0.15 has no exact value.
 ///
 /// The form read is plain decimal notation: an optional minus sign, digits, and optionally a point followed by digits
-/// (`0.15`, `7`, `-0.5`), with at most 38 digits in all, which `Decimal` holds exactly. Anything else (an exponent, a
+/// (`0.15`, `7`, `-0.5`), with at most 38 digits in all, leading zeros included: a bound under which `Decimal`
+/// holds every value exactly and its exponent stays in range. Anything else (an exponent, a
 /// percent sign, white space, a comma) is `invalid_value` at the field, since a rate read wrong is money computed
 /// wrong. The value is kept, not its spelling: `0.150` is written back as `0.15`.
 enum ExactDecimal {
-    /// The most digits a value may have: what `Decimal`'s mantissa holds exactly.
+    /// The most digits a value may have, leading zeros included; `Decimal`'s mantissa holds any 38 digits exactly.
     static let maximumDigits = 38
 
     /// The value of `text`, or nil where it is not a plain decimal of at most `maximumDigits` digits.

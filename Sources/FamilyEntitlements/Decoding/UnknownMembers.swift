@@ -25,11 +25,15 @@ enum UnknownMembers {
         return members
     }
 
-    /// Writes `members` beside the object's known members.
-    static func encode(_ members: [String: JSONValue], to encoder: any Encoder) throws {
+    /// Writes `members` beside the object's known members. A member named like a known one (which decoding never
+    /// keeps, but a caller may set) is not written: the known field is, so that encoding never changes a field.
+    static func encode<Known: CodingKey & CaseIterable>(
+        _ members: [String: JSONValue], to encoder: any Encoder, known _: Known.Type
+    ) throws {
         guard !members.isEmpty else { return }
+        let names = Set(Known.allCases.map(\.stringValue))
         var container = encoder.container(keyedBy: AnyKey.self)
-        for (name, value) in members {
+        for (name, value) in members where !names.contains(name) {
             try container.encode(value, forKey: AnyKey(stringValue: name))
         }
     }

@@ -145,14 +145,17 @@ extension FastJSONReader {
     }
 
     /// Reads a member name with escapes or bytes beyond ASCII, which must decode to Unicode text.
+    ///
+    /// Where its bytes match no field, the name is compared as `JSONDecoder` compares keys, by `String` equality
+    /// (canonical equivalence): `S\u212AU`, with the Kelvin sign, is the field `SKU` to both paths.
     private mutating func scanUnusualMemberName<Key>(
         _ fields: FastJSONFields<Key>
     ) throws(PayloadDecodingError) -> Int? {
         let token = try scanString()
         let name = token.hasEscapes ? try unescape(token) : Array(bytes[token.start..<token.end])
-        return name.withUnsafeBufferPointer { name in
-            fields.index(of: name, guess: 0)
-        }
+        if let field = name.withUnsafeBufferPointer({ name in fields.index(of: name, guess: 0) }) { return field }
+        let text = String(decoding: name, as: UTF8.self)
+        return fields.keys.firstIndex { $0.stringValue == text }
     }
 
     /// Moves past any JSON value after checking it strictly against RFC 8259.

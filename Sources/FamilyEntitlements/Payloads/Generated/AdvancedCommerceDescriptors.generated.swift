@@ -49,7 +49,7 @@ extension AdvancedCommerceDescriptors: Codable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(description, forKey: .description)
         try container.encodeIfPresent(displayName, forKey: .displayName)
-        try UnknownMembers.encode(unknownMembers, to: encoder)
+        try UnknownMembers.encode(unknownMembers, to: encoder, known: CodingKeys.self)
     }
 }
 

@@ -64,7 +64,7 @@ extension AdvancedCommerceOffer: Codable {
         try container.encodeIfPresent(periodCount, forKey: .periodCount)
         try container.encodeIfPresent(price, forKey: .price)
         try container.encodeIfPresent(reason, forKey: .reason)
-        try UnknownMembers.encode(unknownMembers, to: encoder)
+        try UnknownMembers.encode(unknownMembers, to: encoder, known: CodingKeys.self)
     }
 }
 

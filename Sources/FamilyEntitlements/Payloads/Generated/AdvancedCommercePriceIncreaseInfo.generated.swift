@@ -57,7 +57,7 @@ extension AdvancedCommercePriceIncreaseInfo: Codable {
         try container.encodeIfPresent(dependentSKUs, forKey: .dependentSKUs)
         try container.encodeIfPresent(price, forKey: .price)
         try container.encodeIfPresent(status, forKey: .status)
-        try UnknownMembers.encode(unknownMembers, to: encoder)
+        try UnknownMembers.encode(unknownMembers, to: encoder, known: CodingKeys.self)
     }
 }
 

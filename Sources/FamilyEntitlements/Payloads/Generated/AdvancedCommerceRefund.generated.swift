@@ -65,7 +65,7 @@ extension AdvancedCommerceRefund: Codable {
         try container.encodeMillisecondDateIfPresent(refundDate, forKey: .refundDate)
         try container.encodeIfPresent(refundReason, forKey: .refundReason)
         try container.encodeIfPresent(refundType, forKey: .refundType)
-        try UnknownMembers.encode(unknownMembers, to: encoder)
+        try UnknownMembers.encode(unknownMembers, to: encoder, known: CodingKeys.self)
     }
 }
 

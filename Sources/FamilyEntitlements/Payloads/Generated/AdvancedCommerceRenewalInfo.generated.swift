@@ -81,7 +81,7 @@ extension AdvancedCommerceRenewalInfo: Codable {
         try container.encodeIfPresent(period, forKey: .period)
         try container.encodeIfPresent(requestReferenceId, forKey: .requestReferenceId)
         try container.encodeIfPresent(taxCode, forKey: .taxCode)
-        try UnknownMembers.encode(unknownMembers, to: encoder)
+        try UnknownMembers.encode(unknownMembers, to: encoder, known: CodingKeys.self)
     }
 }
 

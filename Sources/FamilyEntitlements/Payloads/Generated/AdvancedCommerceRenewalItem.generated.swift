@@ -82,7 +82,7 @@ extension AdvancedCommerceRenewalItem: Codable {
         try container.encodeIfPresent(offer, forKey: .offer)
         try container.encodeIfPresent(price, forKey: .price)
         try container.encodeIfPresent(priceIncreaseInfo, forKey: .priceIncreaseInfo)
-        try UnknownMembers.encode(unknownMembers, to: encoder)
+        try UnknownMembers.encode(unknownMembers, to: encoder, known: CodingKeys.self)
     }
 }
 

@@ -99,7 +99,7 @@ extension AdvancedCommerceTransactionInfo: Codable {
         try container.encodeIfPresent(taxCode, forKey: .taxCode)
         try container.encodeIfPresent(taxExclusivePrice, forKey: .taxExclusivePrice)
         try container.encodeDecimalStringIfPresent(taxRate, forKey: .taxRate)
-        try UnknownMembers.encode(unknownMembers, to: encoder)
+        try UnknownMembers.encode(unknownMembers, to: encoder, known: CodingKeys.self)
     }
 }
 

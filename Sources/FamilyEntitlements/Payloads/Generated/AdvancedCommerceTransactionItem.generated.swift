@@ -89,7 +89,7 @@ extension AdvancedCommerceTransactionItem: Codable {
         try container.encodeIfPresent(price, forKey: .price)
         try container.encodeIfPresent(refunds, forKey: .refunds)
         try container.encodeMillisecondDateIfPresent(revocationDate, forKey: .revocationDate)
-        try UnknownMembers.encode(unknownMembers, to: encoder)
+        try UnknownMembers.encode(unknownMembers, to: encoder, known: CodingKeys.self)
     }
 }
 
