@@ -1,7 +1,9 @@
 /// The member names of one payload type, and a lookup from a member name's bytes to its coding key.
 ///
-/// Names are matched byte for byte after unescaping, as `JSONDecoder` matches them (no name holds a character that
-/// has a non-ASCII canonical equivalent, so byte equality and `String` equality agree on them). The lookup first tries
+/// Names are matched byte for byte after unescaping. `JSONDecoder` matches them by `String` equality (canonical
+/// equivalence), which differs only for a name written with bytes beyond ASCII, such as `SKU` with the Kelvin sign
+/// (U+212A) for `K`: the reader compares such names as strings where their bytes match no field
+/// (`FastJSONReader.scanUnusualMemberName`). The lookup first tries
 /// the field that follows the previous one in the order Apple writes them, then an open-addressing hash table; a name
 /// that matches no key belongs to a member to skip.
 struct FastJSONFields<Key: CodingKey & CaseIterable> {
