@@ -5,12 +5,8 @@
 /// new field is seen, reported and written back rather than dropped. Of duplicate names the first is kept, as
 /// `JSONDecoder` keeps the first.
 enum UnknownMembers {
-    private struct AnyKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
+    /// Any member name: the key `UnknownKeys` reads the library's own documents with.
+    private typealias AnyKey = UnknownKeys.AnyKey
 
     /// The members of the object `decoder` holds whose names are not among `known`'s, each as a `JSONValue`.
     static func decode<Known: CodingKey & CaseIterable>(

@@ -3,9 +3,9 @@
 /// Names are matched byte for byte after unescaping. `JSONDecoder` matches them by `String` equality (canonical
 /// equivalence), which differs only for a name written with bytes beyond ASCII, such as `SKU` with the Kelvin sign
 /// (U+212A) for `K`: the reader compares such names as strings where their bytes match no field
-/// (`FastJSONReader.scanUnusualMemberName`). The lookup first tries
-/// the field that follows the previous one in the order Apple writes them, then an open-addressing hash table; a name
-/// that matches no key belongs to a member to skip.
+/// (`FastJSONReader.scanUnusualMemberName`). The lookup first tries the field that follows the previous one in the
+/// order Apple writes them, then an open-addressing hash table; a name that matches no key belongs to a member to skip
+/// (or to keep, for the types that keep unknown members).
 struct FastJSONFields<Key: CodingKey & CaseIterable> {
     /// The coding keys, in the order of `Key.allCases`.
     let keys: [Key]
