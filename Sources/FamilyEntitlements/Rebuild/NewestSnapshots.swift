@@ -82,6 +82,8 @@ struct NewestSnapshots: RebuildStage {
     /// period, since the renewal info left out may say that billing retry ended.
     func newestRenewalInfos(_ admitted: AdmittedEntries, log: inout DiagnosticsLog) -> [String: RenewalInfoPayload] {
         let snapshots = admitted.renewalInfos
+        // Without a renewal info there is none to use, and none left out is newer than one used.
+        guard !snapshots.isEmpty else { return [:] }
         func restriction(_ index: Int) -> (Date, Int) {
             let info = snapshots[index]
             let inRetry = info.isInBillingRetryPeriod == true
@@ -139,8 +141,7 @@ struct NewestSnapshots: RebuildStage {
         name: (String) -> String, log: inout DiagnosticsLog
     ) -> [String: Int] {
         let instant = self.instant
-        var newest: [String: Int] = [:]
-        newest.reserveCapacity(indices.count)
+        var newest = [String: Int](minimumCapacity: indices.count)
         var tied: [String: [Int]] = [:]
         /// The keys with different snapshots at the signedDate of the one used.
         var conflicted: Set<String> = []
@@ -150,8 +151,10 @@ struct NewestSnapshots: RebuildStage {
             guard let id = key(index) else { continue }
             let new = signed(index) ?? .distantPast
             if new > instant { later[id, default: []].append(index) }
-            // One lookup per snapshot: the slot is judged and updated in place.
-            let offer = Self.offer(index, to: &newest[id]) { current in
+            // One lookup for a key seen first, as most are: the slot is taken at once, and given back to the
+            // snapshot that was there where the new one does not replace it.
+            let offer: Offer
+            if let current = newest.updateValue(index, forKey: id) {
                 // Each snapshot meets the one in the slot: one that disagrees with any is seen disagreeing with it.
                 if !sameIdentity(index, current) { inconsistent.insert(id) }
                 let old = signed(current) ?? .distantPast
@@ -159,12 +162,22 @@ struct NewestSnapshots: RebuildStage {
                     let (isKnown, wasKnown) = (new <= instant, old <= instant)
                     // What was signed by the instant first; by then the newest, after it the earliest.
                     let replaces = isKnown != wasKnown ? isKnown : (new > old) == isKnown
-                    return replaces ? .replaces : .yields
+                    offer = replaces ? .replaces : .yields
+                } else if same(index, current) {
+                    offer = .yields
+                } else if grantsLess(index, current) {
+                    offer = .settles
+                } else if grantsLess(current, index) {
+                    offer = .outweighed
+                } else {
+                    offer = .ties(current)
                 }
-                if same(index, current) { return .yields }
-                if grantsLess(index, current) { return .settles }
-                if grantsLess(current, index) { return .outweighed }
-                return .ties(current)
+                switch offer {
+                case .replaces, .settles: break
+                default: newest[id] = current
+                }
+            } else {
+                offer = .first
             }
             switch offer {
             case .first, .yields: break
@@ -231,19 +244,6 @@ struct NewestSnapshots: RebuildStage {
         case first, replaces, yields, settles, outweighed, ties(Int)
     }
 
-    /// Offers the snapshot at `index` to a slot of the newest snapshots, judged against the one already there.
-    private static func offer(_ index: Int, to slot: inout Int?, judge: (Int) -> Offer) -> Offer {
-        guard let current = slot else {
-            slot = index
-            return .first
-        }
-        let offer = judge(current)
-        switch offer {
-        case .replaces, .settles: slot = index
-        default: break
-        }
-        return offer
-    }
 }
 
 extension TransactionPayload {

@@ -12,20 +12,14 @@ struct OneTimePurchases: RebuildStage {
 
     var revocations: RevocationCauses { RevocationCauses(scope: scope) }
 
-    /// Evaluates the transaction at `index` of the store, of `type` (from the transaction or the catalog).
+    /// Evaluates the transaction at `index` of the store, of `type` (from the transaction or the catalog), read in
+    /// place field by field: a copy of the payload would retain every one of its strings.
     func evaluate(
         at index: Int, in store: Store, type: ProductType?, facts: NotificationFacts, log: inout DiagnosticsLog
     ) -> Candidate {
-        evaluate(store[index], at: index, type: type, facts: facts, log: &log)
-    }
-
-    /// Evaluates `transaction`, read in place at `index` of the store.
-    private func evaluate(
-        _ transaction: TransactionPayload, at index: Int, type: ProductType?, facts: NotificationFacts,
-        log: inout DiagnosticsLog
-    ) -> Candidate {
-        let events = facts.events.isEmpty ? [] : transaction.originalTransactionId.flatMap { facts.events[$0] } ?? []
-        let purchase = transaction.purchaseDate ?? .distantPast
+        let events =
+            facts.events.isEmpty ? [] : store[index].originalTransactionId.flatMap { facts.events[$0] } ?? []
+        let purchase = store[index].purchaseDate ?? .distantPast
         func candidate(
             _ state: AccessState, _ reasons: [Reason], expiresDate: Date? = nil, revocation: Revocation? = nil
         ) -> Candidate {
@@ -33,9 +27,13 @@ struct OneTimePurchases: RebuildStage {
                 index: index, state: state, expiresDate: expiresDate, willRenew: nil, revocation: revocation,
                 reasons: reasons)
         }
-        if let revocation = revocations.revocation(of: transaction, events: events, log: &log) {
-            return candidate(
-                .revoked, [revocations.reason(of: revocation, for: transaction)], revocation: revocation)
+        // Without a revocationDate or an event there is no revocation to find.
+        if store[index].revocationDate != nil || !events.isEmpty {
+            let transaction = store[index]
+            if let revocation = revocations.revocation(of: transaction, events: events, log: &log) {
+                return candidate(
+                    .revoked, [revocations.reason(of: revocation, for: transaction)], revocation: revocation)
+            }
         }
         let end: Date
         let rule: DecisionRule
@@ -48,24 +46,25 @@ struct OneTimePurchases: RebuildStage {
                     Reason(
                         .oneTimePurchases,
                         .nonConsumableGrants(
-                            transactionId: transaction.id, ownership: transaction.inAppOwnershipType, from: purchase))
+                            transactionId: store[index].id, ownership: store[index].inAppOwnershipType, from: purchase))
                 ])
         case .nonRenewing?:
-            if transaction.inAppOwnershipType == .familyShared {
+            if store[index].inAppOwnershipType == .familyShared {
                 log.report(
                     .familySharedNonRenewing,
-                    "transaction \(transaction.id) of non-renewing subscription \(transaction.productId ?? "") is "
+                    "transaction \(store[index].id) of non-renewing subscription \(store[index].productId ?? "") is "
                         + "FAMILY_SHARED, which Family Sharing never allows; it is invalid data and grants nothing")
                 return candidate(
-                    .undetermined, [Reason(.oneTimePurchases, .familySharedNonRenewing(transactionId: transaction.id))])
+                    .undetermined, [Reason(.oneTimePurchases, .familySharedNonRenewing(transactionId: store[index].id))]
+                )
             }
-            guard let duration = transaction.productId.flatMap({ catalogProducts[ProductID($0)]?.duration }),
+            guard let duration = store[index].productId.flatMap({ catalogProducts[ProductID($0)]?.duration }),
                 let computed = duration.added(to: purchase).map({ MillisecondDate.whole($0, .down) })
             else {
                 log.report(
                     .missingDuration,
-                    "non-renewing subscription \(transaction.productId ?? "(no productId)") (transaction "
-                        + "\(transaction.id)) has no duration in the catalog; it grants nothing rather than forever")
+                    "non-renewing subscription \(store[index].productId ?? "(no productId)") (transaction "
+                        + "\(store[index].id)) has no duration in the catalog; it grants nothing rather than forever")
                 return candidate(.undetermined, [Reason(.oneTimePurchases, .missingDuration)])
             }
             reasons.append(Reason(.oneTimePurchases, .lasts(duration, from: purchase)))
@@ -73,10 +72,10 @@ struct OneTimePurchases: RebuildStage {
         default:
             log.report(
                 .unknownProductType,
-                "transaction \(transaction.id) of \(transaction.productId ?? "(no productId)") has product type "
+                "transaction \(store[index].id) of \(store[index].productId ?? "(no productId)") has product type "
                     + "\(type?.rawValue ?? "(absent)") and the catalog gives none; it grants only while its "
                     + "expiresDate bounds it")
-            guard let expires = transaction.expiresDate else {
+            guard let expires = store[index].expiresDate else {
                 return candidate(.undetermined, [Reason(.unknownValues, .unknownTypeUnbounded(productType: type))])
             }
             reasons.append(Reason(.unknownValues, .unknownTypeBounded(productType: type)))
@@ -87,8 +86,9 @@ struct OneTimePurchases: RebuildStage {
             Reason(
                 rule,
                 state == .active
-                    ? .grantsUntil(transactionId: transaction.id, ownership: transaction.inAppOwnershipType, until: end)
-                    : .ended(transactionId: transaction.id, at: end)))
+                    ? .grantsUntil(
+                        transactionId: store[index].id, ownership: store[index].inAppOwnershipType, until: end)
+                    : .ended(transactionId: store[index].id, at: end)))
         return candidate(state, reasons, expiresDate: end)
     }
 }

@@ -83,14 +83,21 @@ struct Rebuild: RebuildStage {
         _ admitted: AdmittedEntries, newest: [String: Int], renewalInfos: [String: RenewalInfoPayload], store: Store,
         log: DiagnosticsLog, apart: Set<String>
     ) -> Evaluation {
-        var (admitted, log) = (admitted, log)
+        var log = log
         let facts = admitted.facts
+        // The only part of the admitted entries this stage adds to: the rest is read, never copied.
+        var hiddenPurchases = admitted.hiddenPurchases
         let oneTime = OneTimePurchases(scope: scope)
-        var candidates: [String: [Candidate]] = [:]
+        var candidates = CandidatesByProduct()
         var subscriptions: [String: ChainEntries] = [:]
         var groups: [String: EvaluationGroup] = [:]
         var namesAPurchase = false
         var cost = RebuildCost()
+        // The purchases of the transactions that take no part in a chain. Only a chain of the same original
+        // transaction id reads them, so they are noted as hidden once the chains are known: most histories have none
+        // (a consumable's original transaction id is its own).
+        var hiddenHere: [(originalId: String, purchase: Date)] = []
+        hiddenHere.reserveCapacity(newest.count)
         // In the history's own order, which is usually the order of purchase, so that chains rarely need sorting.
         var isNewest = [Bool](repeating: false, count: store.count)
         for index in newest.values { isNewest[index] = true }
@@ -110,7 +117,7 @@ struct Rebuild: RebuildStage {
                     isUpgraded: store[index].isUpgraded == true)
                 subscriptions[originalId, default: ChainEntries()].append(entry, productId: productId)
             case .consumable?:
-                admitted.hide(originalId, purchasedAt: purchase)
+                hiddenHere.append((originalId, purchase))
                 if store[index].inAppOwnershipType == .familyShared {
                     log.report(
                         .familySharedConsumable,
@@ -119,22 +126,28 @@ struct Rebuild: RebuildStage {
                 }
             default:
                 namesAPurchase = true
-                admitted.hide(originalId, purchasedAt: purchase)
+                hiddenHere.append((originalId, purchase))
                 if !apart.isEmpty, apart.contains(originalId) {
                     groups[originalId, default: EvaluationGroup()].oneTime.append(
                         (index: index, productId: productId, type: type))
                     continue
                 }
                 cost.oneTimePurchases += 1
-                candidates[productId, default: []].append(
-                    oneTime.evaluate(at: index, in: store, type: type, facts: facts, log: &log))
+                candidates.append(
+                    oneTime.evaluate(at: index, in: store, type: type, facts: facts, log: &log), productId: productId)
+            }
+        }
+        if !subscriptions.isEmpty {
+            for (originalId, purchase) in hiddenHere where subscriptions[originalId] != nil {
+                // Each purchase was by the instant: only those are candidates.
+                hiddenPurchases[originalId] = max(hiddenPurchases[originalId] ?? purchase, purchase)
             }
         }
         for (originalId, entries) in subscriptions {
             let chain = Chain(store: store, entries: entries)
             // A renewal info describes the chain's newest transaction: where that one was left out or not trusted,
             // it says nothing about the older transactions that take part.
-            let hidden = admitted.hiddenPurchases.isEmpty ? nil : admitted.hiddenPurchases[originalId]
+            let hidden = hiddenPurchases.isEmpty ? nil : hiddenPurchases[originalId]
             let describesNewest = hidden.map { $0 <= (chain.entries.last?.purchaseDate ?? $0) } ?? true
             var context = ChainContext(
                 chain: chain, renewalInfo: describesNewest && !renewalInfos.isEmpty ? renewalInfos[originalId] : nil,
@@ -150,7 +163,7 @@ struct Rebuild: RebuildStage {
             for (productId, candidate) in evaluate(
                 context, originalId: originalId, facts: facts, log: &log, cost: &cost)
             {
-                candidates[productId, default: []].append(candidate)
+                candidates.append(candidate, productId: productId)
             }
         }
         for originalId in groups.keys {
@@ -163,20 +176,20 @@ struct Rebuild: RebuildStage {
         let apartProducts = Set(groups.values.lazy.flatMap { $0.candidates.lazy.map(\.productId) })
 
         let reporting = ReportedCandidate(scope: scope)
-        var productFacts: [ProductID: ProductFacts] = [:]
-        let products = candidates.keys.sorted().compactMap { productId in
-            apartProducts.contains(productId)
-                ? nil
-                : candidates[productId].flatMap { candidates in
-                    reporting.decision(for: productId, from: candidates, store: store, facts: facts, log: &log)
-                }.map { reported in
-                    productFacts[reported.decision.productId] = reported.facts
-                    return reported.decision
-                }
+        var products: [ProductDecision] = []
+        var productFacts: [ProductFacts] = []
+        for position in candidates.sortedPositions {
+            let productId = candidates.productIds[position]
+            guard apartProducts.isEmpty || !apartProducts.contains(productId),
+                let reported = reporting.decision(
+                    for: productId, from: candidates.lists[position], store: store, facts: facts, log: &log)
+            else { continue }
+            products.append(reported.decision)
+            productFacts.append(reported.facts)
         }
         return Evaluation(
             store: store, facts: facts, log: log, products: products, productFacts: productFacts,
-            candidates: apartProducts.isEmpty ? [:] : candidates.filter { apartProducts.contains($0.key) },
+            candidates: apartProducts.isEmpty ? [:] : candidates.candidates(of: apartProducts),
             apartProducts: apartProducts.sorted(), groups: groups,
             namesAPurchase: namesAPurchase || admitted.hasUntrustedTransactions,
             mixedBundles: admitted.bundleSeen.mixed, cost: cost)
@@ -221,9 +234,11 @@ struct Rebuild: RebuildStage {
                         for: productId, from: candidates, store: evaluation.store, facts: evaluation.facts, log: &log)
                 else { continue }
                 products.append(reported.decision)
-                productFacts[reported.decision.productId] = reported.facts
+                productFacts.append(reported.facts)
             }
-            products.sort { $0.productId.rawValue < $1.productId.rawValue }
+            // Sorted by product id, each keeping its facts.
+            let order = products.indices.sorted { products[$0].productId.rawValue < products[$1].productId.rawValue }
+            (products, productFacts) = (order.map { products[$0] }, order.map { productFacts[$0] })
         }
         return Summary(scope: scope).summarise(
             products, facts: productFacts, namesAPurchase: evaluation.namesAPurchase,
@@ -241,9 +256,9 @@ struct Evaluation {
     /// What admission, the newest snapshots, the consumables, the other groups and the products no group names
     /// noticed.
     let log: DiagnosticsLog
-    /// The decisions of the products no group names, sorted by product id, and their facts.
+    /// The decisions of the products no group names, sorted by product id, and their facts, position by position.
     let products: [ProductDecision]
-    let productFacts: [ProductID: ProductFacts]
+    let productFacts: [ProductFacts]
     /// The candidates of the other entries, for the products a group names.
     let candidates: [String: [Candidate]]
     /// The products a group names, sorted.

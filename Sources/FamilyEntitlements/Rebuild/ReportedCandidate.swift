@@ -20,94 +20,124 @@ struct ReportedCandidate: RebuildStage {
     ) -> (decision: ProductDecision, facts: ProductFacts)? {
         // One pass: the granting candidate to report (PURCHASED first, then the longest access, then the lowest
         // transaction id), and the newest candidate, for where none grants.
-        var granting: Candidate?
-        var newest: Candidate?
-        for candidate in candidates {
-            if candidate.grants {
-                if let best = granting, !Self.grantsLonger(candidate, than: best, store: store) { continue }
-                granting = candidate
+        // Positions in `candidates`, compared by their fields: a candidate is copied only once chosen.
+        var granting: Int?
+        var newest: Int?
+        for position in candidates.indices {
+            let (index, ends) = (candidates[position].index, candidates[position].expiresDate)
+            if candidates[position].state.grantsAccess {
+                if let best = granting,
+                    !Self.grantsLonger(
+                        index, until: ends, than: candidates[best].index, until: candidates[best].expiresDate,
+                        store: store)
+                {
+                    continue
+                }
+                granting = position
             } else if granting == nil {
-                if let best = newest, !Self.isNewer(candidate, than: best, store: store) { continue }
-                newest = candidate
+                if let best = newest, !Self.isNewer(index, than: candidates[best].index, store: store) { continue }
+                newest = position
             }
         }
-        guard let chosen = granting ?? newest else { return nil }
+        guard let position = granting ?? newest else { return nil }
+        let chosen = candidates[position]
+        guard let base = store.baseAddress else { return nil }
         let decision = decision(
-            for: productId, reporting: chosen, of: store[chosen.index], granting: granting != nil,
+            for: productId, reporting: chosen, of: base + chosen.index, granting: granting != nil,
             candidates: candidates, facts: facts, log: &log)
-        let transaction = store[chosen.index]
+        // Field by field: a copy of the payload would retain every one of its strings.
         return (
             decision,
             ProductFacts(
-                originalPurchaseDate: transaction.originalPurchaseDate, latestPurchaseDate: transaction.purchaseDate,
-                revocationDate: chosen.revocation?.date, renewal: chosen.renewal)
+                originalPurchaseDate: store[chosen.index].originalPurchaseDate,
+                latestPurchaseDate: store[chosen.index].purchaseDate, revocationDate: chosen.revocation?.date,
+                renewal: chosen.renewal)
         )
     }
 
-    /// Whether `candidate` is reported rather than `best` among granting candidates.
-    private static func grantsLonger(_ candidate: Candidate, than best: Candidate, store: Store) -> Bool {
-        (
-            store[best.index].inAppOwnershipType == .purchased ? 1 : 0, best.expiresDate ?? .distantFuture,
-            store[candidate.index].id
-        )
-            < (
-                store[candidate.index].inAppOwnershipType == .purchased ? 1 : 0,
-                candidate.expiresDate ?? .distantFuture, store[best.index].id
-            )
+    /// Whether the candidate of the transaction at `index`, granting until `ends`, is reported rather than the best
+    /// so far among granting candidates.
+    private static func grantsLonger(
+        _ index: Int, until ends: Date?, than best: Int, until bestEnds: Date?, store: Store
+    ) -> Bool {
+        // Compared one key at a time, so that the transaction ids are read only between equals.
+        let isPurchased = store[index].inAppOwnershipType == .purchased
+        let bestIsPurchased = store[best].inAppOwnershipType == .purchased
+        if isPurchased != bestIsPurchased { return isPurchased }
+        let (ends, bestEnds) = (ends ?? .distantFuture, bestEnds ?? .distantFuture)
+        if ends != bestEnds { return ends > bestEnds }
+        return store[index].id < store[best].id
     }
 
-    /// Whether `candidate` is newer than `best`: purchased later, or at once with a greater transaction id.
-    private static func isNewer(_ candidate: Candidate, than best: Candidate, store: Store) -> Bool {
-        (store[best.index].purchaseDate ?? .distantPast, store[best.index].id)
-            < (store[candidate.index].purchaseDate ?? .distantPast, store[candidate.index].id)
+    /// Whether the transaction at `index` is newer than the one at `best`: purchased later, or at once with a greater
+    /// transaction id.
+    private static func isNewer(_ index: Int, than best: Int, store: Store) -> Bool {
+        (store[best].purchaseDate ?? .distantPast, store[best].id)
+            < (store[index].purchaseDate ?? .distantPast, store[index].id)
     }
 
-    /// The decision reporting `chosen`, whose transaction is read in place.
+    /// The decision reporting `chosen`, whose transaction is read in place, field by field.
     private func decision(
-        for productId: String, reporting chosen: Candidate, of transaction: TransactionPayload, granting: Bool,
+        for productId: String, reporting chosen: Candidate, of transaction: UnsafePointer<TransactionPayload>,
+        granting: Bool,
         candidates: [Candidate], facts: NotificationFacts, log: inout DiagnosticsLog
     ) -> ProductDecision {
         var reasons = Self.snapshotReasons(transaction, facts: facts, capacity: chosen.reasons.count + 2)
         reasons += chosen.reasons
-        let distinct = candidates.count > 1 ? Set(candidates.map(\.index)).count : candidates.count
+        let distinct = Self.distinctTransactions(candidates)
         if distinct > 1 {
             reasons.append(
                 Reason(
                     .familySharing,
                     granting
                         ? .anyGrants(
-                            transactions: distinct, productId: ProductID(productId), reported: transaction.id,
-                            ownership: transaction.inAppOwnershipType)
+                            transactions: distinct, productId: ProductID(productId), reported: transaction.pointee.id,
+                            ownership: transaction.pointee.inAppOwnershipType)
                         : .noneGrants(transactions: distinct, productId: ProductID(productId))))
         }
-        let type = transaction.type ?? catalogProducts[ProductID(productId)]?.type
+        let type = transaction.pointee.type ?? catalogProducts[ProductID(productId)]?.type
         return ProductDecision(
             productId: ProductID(productId),
             type: type,
             state: chosen.state,
-            ownership: transaction.inAppOwnershipType,
+            ownership: transaction.pointee.inAppOwnershipType,
             revocation: chosen.revocation?.cause,
             expiresDate: chosen.expiresDate,
             willRenew: type == .autoRenewable ? chosen.willRenew : nil,
             // Only an auto-renewable subscription has a plan to cancel or change, and only its purchaser manages it.
-            canManage: type == .autoRenewable && transaction.inAppOwnershipType == .purchased,
+            canManage: type == .autoRenewable && transaction.pointee.inAppOwnershipType == .purchased,
             period: period(of: transaction, log: &log),
             price: price(of: transaction, log: &log),
-            transactionId: TransactionID(transaction.id),
-            originalTransactionId: OriginalTransactionID(transaction.originalTransactionId ?? transaction.id),
+            transactionId: TransactionID(transaction.pointee.id),
+            originalTransactionId: OriginalTransactionID(
+                transaction.pointee.originalTransactionId ?? transaction.pointee.id),
             reasons: reasons)
+    }
+
+    /// How many transactions the candidates name: a transaction is a candidate again where a group of it was
+    /// evaluated apart. Counted without hashing: the positions are usually in increasing order already.
+    private static func distinctTransactions(_ candidates: [Candidate]) -> Int {
+        // Each position read in place: a candidate passed or mapped whole would be copied.
+        guard candidates.count > 1,
+            !(1..<candidates.count).allSatisfy({ candidates[$0 - 1].index < candidates[$0].index })
+        else { return candidates.count }
+        var indices: [Int] = []
+        indices.reserveCapacity(candidates.count)
+        for position in candidates.indices { indices.append(candidates[position].index) }
+        indices.sort()
+        return zip(indices, indices.dropFirst()).reduce(1) { $0 + ($1.0 == $1.1 ? 0 : 1) }
     }
 
     /// The evidence every decision starts with: the snapshot used and the notifications that carried it.
     static func snapshotReasons(
-        _ transaction: TransactionPayload, facts: NotificationFacts, capacity: Int = 0
+        _ transaction: UnsafePointer<TransactionPayload>, facts: NotificationFacts, capacity: Int = 0
     ) -> [Reason] {
         var reasons: [Reason] = []
         reasons.reserveCapacity(capacity + 1)
-        if let signed = transaction.signedDate {
-            reasons.append(Reason(.snapshots, .newestSnapshot(transactionId: transaction.id, signed: signed)))
+        if let signed = transaction.pointee.signedDate {
+            reasons.append(Reason(.snapshots, .newestSnapshot(transactionId: transaction.pointee.id, signed: signed)))
         }
-        guard !facts.notifications.isEmpty, let transactionId = transaction.transactionId,
+        guard !facts.notifications.isEmpty, let transactionId = transaction.pointee.transactionId,
             let mentions = facts.notifications[transactionId]
         else { return reasons }
         for mention in mentions.sorted() {
@@ -123,22 +153,24 @@ struct ReportedCandidate: RebuildStage {
         return reasons
     }
 
-    private func period(of transaction: TransactionPayload, log: inout DiagnosticsLog) -> PricingPeriod {
+    private func period(of transaction: UnsafePointer<TransactionPayload>, log: inout DiagnosticsLog) -> PricingPeriod {
         if let period = PricingPeriod.of(transaction) { return period }
         log.report(
             .unknownOfferType,
-            "transaction \(transaction.id) has offerType \(transaction.offerType?.rawValue ?? 0), which this library "
+            "transaction \(transaction.pointee.id) has offerType \(transaction.pointee.offerType?.rawValue ?? 0), which this library "
                 + "does not know; its period is reported as normal")
         return .normal
     }
 
-    private func price(of transaction: TransactionPayload, log: inout DiagnosticsLog) -> Money? {
-        guard let milliunits = transaction.price, let currency = transaction.currency else { return nil }
+    private func price(of transaction: UnsafePointer<TransactionPayload>, log: inout DiagnosticsLog) -> Money? {
+        guard let milliunits = transaction.pointee.price, let currency = transaction.pointee.currency else {
+            return nil
+        }
         let money = Money(milliunits: milliunits, currency: CurrencyCode(rawValue: currency))
         if money.exactMinorUnits == nil {
             log.report(
                 .inexactPrice,
-                "transaction \(transaction.id) has price \(milliunits) milliunits of \(currency), which is not a whole "
+                "transaction \(transaction.pointee.id) has price \(milliunits) milliunits of \(currency), which is not a whole "
                     + "number of the currency's ISO 4217 minor units (or the currency is unknown)")
         }
         return money

@@ -10,37 +10,54 @@ struct Summary: RebuildStage {
     static let rules: [DecisionRule] = [DecisionRule.customerStatus, DecisionRule.unknownValues]
     let scope: RebuildScope
 
-    /// The report of the products' decisions; `namesAPurchase` says whether the history named a purchase that counts
-    /// towards the customer's status (an untrusted one included).
+    /// The report of the products' decisions, each with its facts at the same position; `namesAPurchase` says
+    /// whether the history named a purchase that counts towards the customer's status (an untrusted one included).
     func summarise(
-        _ products: [ProductDecision], facts: [ProductID: ProductFacts] = [:], namesAPurchase: Bool,
-        mixedBundles: Bool, log: inout DiagnosticsLog
+        _ products: [ProductDecision], facts: [ProductFacts], namesAPurchase: Bool, mixedBundles: Bool,
+        log: inout DiagnosticsLog
     ) -> EntitlementReport {
         let unread = settingAsideUnread(products, log: &log)
         let products = unread.products
-        var entitlements: [EntitlementID: Bool] = [:]
-        // The product answering for each entitlement, by the priority `EntitlementDecision` states.
-        var answering: [EntitlementID: ProductDecision] = [:]
-        func answer(_ entitlement: EntitlementID, _ product: ProductDecision) {
-            if let other = answering[entitlement],
-                !EntitlementDecision.answers(
-                    product, facts[product.productId], before: other, facts[other.productId])
-            {
-                return
+        var entitlements: [EntitlementID: Bool]
+        var decisions: [EntitlementID: EntitlementDecision]
+        if let catalog {
+            (entitlements, decisions) = catalogued(products, facts: facts, catalog: catalog, log: &log)
+        } else {
+            // Each product is its own entitlement, and answers for it alone: product ids are unique in a report.
+            (entitlements, decisions) = ([:], [:])
+            for position in products.indices {
+                let entitlement = EntitlementID(products[position].productId)
+                entitlements[entitlement] = products[position].state.grantsAccess
+                decisions[entitlement] = EntitlementDecision(products[position], facts: facts[position])
             }
-            answering[entitlement] = product
         }
+        if mixedBundles {
+            log.report(
+                .mixedBundles,
+                "the history names more than one bundle id and the catalog names none; name the app's bundleId in the "
+                    + "catalog so that other apps' entries grant nothing")
+        }
+        return EntitlementReport(
+            asOf: instant, environment: environment,
+            customer: unread.any ? .inactive(.undetermined) : customer(of: products, namesAPurchase: namesAPurchase),
+            products: products, entitlements: entitlements, diagnostics: log.sorted, entitlementDecisions: decisions)
+    }
+
+    /// The entitlements and their answers where a catalog maps products to entitlements: every entitlement of the
+    /// catalog is known, a product it lacks unlocks nothing, and where several products unlock one entitlement the
+    /// one of highest priority answers (see `EntitlementDecision`).
+    private func catalogued(
+        _ products: [ProductDecision], facts: [ProductFacts], catalog: ProductCatalog, log: inout DiagnosticsLog
+    ) -> (entitlements: [EntitlementID: Bool], decisions: [EntitlementID: EntitlementDecision]) {
+        var entitlements: [EntitlementID: Bool] = [:]
+        // The position of the product answering for each entitlement.
+        var answering: [EntitlementID: Int] = [:]
         for (productId, product) in catalogProducts {
             for entitlement in product.entitlements ?? [EntitlementID(productId)] {
                 entitlements[entitlement] = entitlements[entitlement] ?? false
             }
         }
-        for product in products {
-            guard let catalog else {
-                Self.unlock(&entitlements[EntitlementID(product.productId), default: false], if: product.hasAccess)
-                answer(EntitlementID(product.productId), product)
-                continue
-            }
+        for (position, product) in products.enumerated() {
             guard catalogProducts[product.productId] != nil else {
                 log.report(
                     .uncataloguedProduct,
@@ -50,26 +67,21 @@ struct Summary: RebuildStage {
             }
             for entitlement in catalog.entitlements(of: product.productId) {
                 Self.unlock(&entitlements[entitlement, default: false], if: product.hasAccess)
-                answer(entitlement, product)
+                if let other = answering[entitlement],
+                    !EntitlementDecision.answers(product, facts[position], before: products[other], facts[other])
+                {
+                    continue
+                }
+                answering[entitlement] = position
             }
         }
-        if mixedBundles {
-            log.report(
-                .mixedBundles,
-                "the history names more than one bundle id and the catalog names none; name the app's bundleId in the "
-                    + "catalog so that other apps' entries grant nothing")
-        }
         var decisions: [EntitlementID: EntitlementDecision] = [:]
-        decisions.reserveCapacity(entitlements.count)
         for (entitlement, isActive) in entitlements {
             decisions[entitlement] =
-                answering[entitlement].map { EntitlementDecision($0, facts: facts[$0.productId]) }
+                answering[entitlement].map { EntitlementDecision(products[$0], facts: facts[$0]) }
                 ?? EntitlementDecision(isActive: isActive)
         }
-        return EntitlementReport(
-            asOf: instant, environment: environment,
-            customer: unread.any ? .inactive(.undetermined) : customer(of: products, namesAPurchase: namesAPurchase),
-            products: products, entitlements: entitlements, diagnostics: log.sorted, entitlementDecisions: decisions)
+        return (entitlements, decisions)
     }
 
     /// Rule 10: every warning of reading the history as a diagnostic naming its path; where one is an entry that could
@@ -104,12 +116,13 @@ struct Summary: RebuildStage {
     /// reason of highest priority.
     private func customer(of products: [ProductDecision], namesAPurchase: Bool) -> CustomerStanding {
         let customer: CustomerStanding
-        if products.contains(where: \.hasAccess) {
+        // By position: each product is read in place, never copied.
+        if products.indices.contains(where: { products[$0].state.grantsAccess }) {
             customer = .active
         } else if !namesAPurchase {
             customer = .new
         } else {
-            customer = .inactive(products.lazy.map(InactiveReason.init(of:)).min() ?? .undetermined)
+            customer = .inactive(products.indices.lazy.map { InactiveReason(of: products[$0]) }.min() ?? .undetermined)
         }
         return customer
     }
