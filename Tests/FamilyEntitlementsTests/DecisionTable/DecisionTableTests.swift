@@ -11,6 +11,16 @@ struct DecisionTableTests {
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
     }
 
+    /// Where a later snapshot's revocation is used, that is what the report says of the later snapshots: not also
+    /// that they were set aside, which would contradict it.
+    @Test("a later snapshot revoking by the instant is reported once, as the one used")
+    func laterRevocationReportedOnce() throws {
+        let row = try #require(
+            DecisionRow.snapshots.first { $0.name.hasPrefix("a later snapshot may take access away") })
+        let later = row.rebuild().diagnostics.filter { $0.code == .signedAfterInstant }
+        #expect(later.count == 1, "\(later)")
+    }
+
     @Test("every rule has at least one row, and each row sits in its rule's file")
     func everyRuleHasRows() {
         for rule in DecisionRule.allCases {

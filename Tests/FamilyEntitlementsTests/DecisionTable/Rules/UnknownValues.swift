@@ -124,7 +124,16 @@ extension DecisionRow {
                     $0.type = ProductType(rawValue: "Bundle Subscription")
                 }
             ]), asOf: 5,
-            products: [ProductExpectation(Given.monthly, .active, access: true) { $0.willRenew = .equals(nil) }],
+            products: [
+                ProductExpectation(Given.monthly, .active, access: true) {
+                    $0.willRenew = .equals(nil)
+                    $0.reasons = [
+                        Reason(
+                            .unknownValues,
+                            .unknownTypeBounded(productType: ProductType(rawValue: "Bundle Subscription")))
+                    ]
+                }
+            ],
             diagnostics: [.unknownProductType]),
         DecisionRow(
             rule: .unknownValues,
@@ -133,7 +142,13 @@ extension DecisionRow {
             history: History(transactions: [
                 Given.oneTime("1105", Given.lifetime, type: ProductType(rawValue: "Bundle"), on: 0)
             ]), asOf: 5,
-            products: [ProductExpectation(Given.lifetime, .undetermined, access: false)],
+            products: [
+                ProductExpectation(Given.lifetime, .undetermined, access: false) {
+                    $0.reasons = [
+                        Reason(.unknownValues, .unknownTypeUnbounded(productType: ProductType(rawValue: "Bundle")))
+                    ]
+                }
+            ],
             diagnostics: [.unknownProductType]),
         DecisionRow(
             rule: .unknownValues, name: "a transaction without purchaseDate never grants and is reported",
