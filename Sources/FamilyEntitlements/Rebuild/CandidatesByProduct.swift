@@ -1,16 +1,11 @@
 /// The candidates of a rebuild grouped by product id, in arrays rather than a dictionary: a report names few
-/// products, and consecutive transactions usually name the same one (a family's copies, a chain's renewals), so a
-/// product id is compared with the last one, then looked for among the few known, and hashed only once there are
-/// many.
+/// products, so a product id is looked for among the few known, and hashed only once there are many.
 struct CandidatesByProduct {
     /// The product ids, in the order first seen, and the candidates of each at the same position.
     private(set) var productIds: [String] = []
     private(set) var lists: [[Candidate]] = []
     /// The position of each product id, kept only once there are more than `scanned` of them.
     private var positions: [String: Int] = [:]
-    /// The position of the product id appended to last.
-    private var last = 0
-
     /// How many product ids are looked for one by one before a dictionary holds their positions.
     static let scanned = 8
 
@@ -37,27 +32,18 @@ struct CandidatesByProduct {
 
     /// The position of `productId`, added where new.
     private mutating func position(of productId: String) -> Int {
-        if last < productIds.count, productIds[last] == productId { return last }
-        let found: Int?
-        if productIds.count <= Self.scanned {
-            found = productIds.firstIndex(of: productId)
-        } else {
-            if positions.isEmpty {
-                for (position, known) in productIds.enumerated() { positions[known] = position }
-            }
-            found = positions[productId]
+        if positions.isEmpty, productIds.count > Self.scanned {
+            for (position, known) in productIds.enumerated() { positions[known] = position }
         }
-        if let found {
-            last = found
+        if let found = positions.isEmpty ? productIds.firstIndex(of: productId) : positions[productId] {
             return found
         }
-        last = productIds.count
         productIds.append(productId)
         // Room for a few: a product is usually named by several transactions (a family's copies, renewals).
         var list: [Candidate] = []
         list.reserveCapacity(Self.reserved)
         lists.append(list)
-        if !positions.isEmpty { positions[productId] = last }
-        return last
+        if !positions.isEmpty { positions[productId] = productIds.count - 1 }
+        return productIds.count - 1
     }
 }
