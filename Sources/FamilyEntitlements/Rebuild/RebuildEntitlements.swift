@@ -139,7 +139,7 @@ struct Rebuild: RebuildStage {
         }
         if !subscriptions.isEmpty {
             for (originalId, purchase) in hiddenHere where subscriptions[originalId] != nil {
-                // Each purchase was by the instant: only those are candidates.
+                // Each was purchased by the instant (the loop above skips later ones), as `AdmittedEntries.hide` asks.
                 hiddenPurchases[originalId] = max(hiddenPurchases[originalId] ?? purchase, purchase)
             }
         }
