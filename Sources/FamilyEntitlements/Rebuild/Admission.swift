@@ -55,8 +55,12 @@ extension AdmittedEntries {
 
     mutating func hide(_ originalId: String, purchasedAt purchase: Date) {
         guard purchase <= instant else { return }
-        // One lookup: the slot is updated in place.
-        Self.keepLatest(purchase, in: &hiddenPurchases[originalId, default: purchase])
+        Self.noteHidden(purchase, of: originalId, in: &hiddenPurchases)
+    }
+
+    /// Keeps the latest hidden purchase of each original transaction id, in one lookup: the slot is updated in place.
+    static func noteHidden(_ purchase: Date, of originalId: String, in hidden: inout [String: Date]) {
+        keepLatest(purchase, in: &hidden[originalId, default: purchase])
     }
 
     private static func keepLatest(_ date: Date, in slot: inout Date) {

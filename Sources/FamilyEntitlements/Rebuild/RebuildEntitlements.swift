@@ -140,7 +140,7 @@ struct Rebuild: RebuildStage {
         if !subscriptions.isEmpty {
             for (originalId, purchase) in hiddenHere where subscriptions[originalId] != nil {
                 // Each was purchased by the instant (the loop above skips later ones), as `AdmittedEntries.hide` asks.
-                hiddenPurchases[originalId] = max(hiddenPurchases[originalId] ?? purchase, purchase)
+                AdmittedEntries.noteHidden(purchase, of: originalId, in: &hiddenPurchases)
             }
         }
         for (originalId, entries) in subscriptions {

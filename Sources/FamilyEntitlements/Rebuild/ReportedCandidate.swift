@@ -114,8 +114,9 @@ struct ReportedCandidate: RebuildStage {
             reasons: reasons)
     }
 
-    /// How many transactions the candidates name: a transaction is a candidate again where a group of it was
-    /// evaluated apart. Counted without hashing: the positions are usually in increasing order already.
+    /// How many distinct transactions the candidates name. Today each candidate names its own (a chain lists its newest
+    /// transaction beside the granting one only where they differ, and groups are disjoint by original transaction
+    /// id), but the count does not rest on it. Counted without hashing: the positions are usually increasing already.
     private static func distinctTransactions(_ candidates: [Candidate]) -> Int {
         // Each position read in place: a candidate passed or mapped whole would be copied.
         guard candidates.count > 1,
