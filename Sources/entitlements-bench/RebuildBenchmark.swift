@@ -28,15 +28,25 @@ enum RebuildBenchmark {
     /// The flag that runs `probe(size:calls:)`.
     static let probeFlag = "--rebuild-probe"
 
+    /// The probe's flag that waits, once the history is decoded, for a line on standard input: a profiler started
+    /// without instrumentation (callgrind's `--instr-atstart=no`) is switched on then, so that generating a large
+    /// history is not simulated (`Scripts/profile-rebuild.sh`).
+    static let waitFlag = "--wait"
+
     /// Rebuilds one history of `size` transactions `calls` times and nothing else, so that a profiler such as
     /// callgrind sees only the rebuild; prints the rate of that one run.
-    static func probe(size: Int, calls: Int) -> Int32 {
+    static func probe(size: Int, calls: Int, waiting: Bool = false) -> Int32 {
         let transactions: [TransactionPayload]
         do {
             transactions = try decodedHistory(count: size)
         } catch {
             print("rebuild probe: the generated history does not decode: \(error)")
             return 1
+        }
+        if waiting {
+            // Written at once, not buffered, so that a script sees it while the probe waits.
+            FileHandle.standardOutput.write(Data("rebuild probe: history ready\n".utf8))
+            _ = readLine()
         }
         let start = threadSeconds()
         for _ in 0..<calls {

@@ -11,10 +11,11 @@ enum FamilyEntitlementsBench {
         if arguments.first == MemoryBenchmark.probeFlag, arguments.count == 3, let count = Int(arguments[2]) {
             return MemoryBenchmark.probe(decoder: arguments[1], count: count)
         }
-        if arguments.first == RebuildBenchmark.probeFlag, arguments.count == 3, let size = Int(arguments[1]),
-            let calls = Int(arguments[2])
+        if arguments.first == RebuildBenchmark.probeFlag, arguments.count == 3 || arguments.count == 4,
+            let size = Int(arguments[1]), let calls = Int(arguments[2]),
+            arguments.count == 3 || arguments[3] == RebuildBenchmark.waitFlag
         {
-            return RebuildBenchmark.probe(size: size, calls: calls)
+            return RebuildBenchmark.probe(size: size, calls: calls, waiting: arguments.count == 4)
         }
         if arguments.first == HostileBenchmark.probeFlag, arguments.count == 4, let size = Int(arguments[2]),
             let calls = Int(arguments[3])
@@ -31,8 +32,8 @@ enum FamilyEntitlementsBench {
         guard arguments.allSatisfy({ flags.contains($0) }) else {
             print("usage: entitlements-bench [--quick] [--hostile | --decode | --latency | --reconcile] [--million]")
             print(
-                "       entitlements-bench \(RebuildBenchmark.probeFlag) SIZE CALLS  (one rebuild size, for a profiler)"
-            )
+                "       entitlements-bench \(RebuildBenchmark.probeFlag) SIZE CALLS [\(RebuildBenchmark.waitFlag)]  (one "
+                    + "rebuild size, for a profiler; waiting for a line on standard input once the history is ready)")
             print(
                 "       entitlements-bench \(HostileBenchmark.probeFlag) SHAPE SIZE CALLS  (one hostile shape, for a "
                     + "profiler)")
