@@ -537,7 +537,9 @@ class FileMutator:
     def generate(self):
         tokens = self.tokens
         for index, token in enumerate(tokens):
-            if token.kind == "op" and token.text in RELATIONAL and self.is_binary(index):
+            # An operator's declaration (`static func == (lhs:rhs:)`) is not a comparison: no switch can hold it.
+            declared = index > 0 and tokens[index - 1].text == "func"
+            if token.kind == "op" and token.text in RELATIONAL and self.is_binary(index) and not declared:
                 self.add("relational", f"{SLUGS[token.text]}-{SLUGS[RELATIONAL[token.text]]}", token.start,
                          token.end, RELATIONAL[token.text])
             if token.kind == "op" and token.text in ("&&", "||") and self.is_binary(index):
@@ -622,7 +624,8 @@ class FileMutator:
         if "$0" in body and "$1" in body:
             swapped = body.replace("$0", "\0").replace("$1", "$0").replace("\0", "$1")
             self.add("sort-order", token_name, tokens[brace].start, tokens[close].end, swapped,
-                     self.region(call, tokens[brace].start, tokens[close].end, swapped))
+                     self.region(call, tokens[brace].start, tokens[close].end, swapped)
+                     or self.closure_body_region(brace, close))
             return
         if brace + 4 < close and tokens[brace + 1].kind == "ident" and tokens[brace + 2].text == "," and \
                 tokens[brace + 3].kind == "ident" and tokens[brace + 4].text == "in":
@@ -630,6 +633,21 @@ class FileMutator:
             swapped = f"{second.text}, {first.text}"
             self.add("sort-order", token_name, first.start, second.end, swapped,
                      self.region(call, first.start, second.end, swapped))
+
+    def closure_body_region(self, brace, close):
+        """The schema of a one-line closure whose body is a single expression, with $0 and $1 swapped: the body
+        switched inside the braces, where the call around the closure is a statement (a trailing `sort { ... }`) that
+        no expression holds. None for any other body."""
+        tokens = self.tokens
+        if close <= brace + 1 or tokens[close].line != tokens[brace].line:
+            return None
+        inside = range(brace + 1, close)
+        if tokens[brace + 1].text in KEYWORD_BOUNDARIES or any(
+                tokens[i].text in (";", "in", "try", "await", "try?", "try!") for i in inside):
+            return None
+        low, high = tokens[brace + 1].start, tokens[close - 1].end
+        body = self.source[low:high]
+        return ("region", low, high, body.replace("$0", "\0").replace("$1", "$0").replace("\0", "$1"))
 
     def ternary(self, question):
         colon = self.ternary_colon(question)
