@@ -68,6 +68,10 @@ PACKAGE = "FamilyEntitlements"
 QUICK_SUITE_SECONDS = 1.5
 # The suites this fast run together next, whether or not they reach the mutated line: a few seconds in all.
 FAST_SUITE_SECONDS = 6.0
+# The quick suites run in batches, fastest first, the first one of about this many seconds and each next one twice
+# as long: a mutant the first one kills (most do, by the decision table) never waits for the slower quick suites, and
+# a test process starts in a tenth of this.
+QUICK_BATCH_SECONDS = 2.0
 DIFFERENTIAL_SUITE = "MutationDifferentialTests"
 
 
@@ -435,12 +439,15 @@ def environment(number):
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
-def run_batches(workspace, batches, env=None):
-    """Runs the batches of suites in order until one fails. Returns (result, by)."""
+def run_batches(workspace, batches, env=None, killers=None):
+    """Runs the batches of suites in order until one fails. Returns (result, by); adds the failing batch's suites to
+    `killers` where given."""
     for batch in batches:
         if not batch:
             continue
         status, output = workspace.test(include=batch, env=env)
+        if status != 0 and killers is not None:
+            killers.suites.update(batch)
         if status is None:
             return "killed", f"a timeout of the tests ({workspace.timeout} s)"
         if status != 0:
@@ -448,13 +455,16 @@ def run_batches(workspace, batches, env=None):
     return "survived", ""
 
 
-def run_filters(workspace, mutant, env=None):
+def run_filters(workspace, mutant, env=None, killers=None):
     """Runs a hand mutant's tests in the catalogue's order until one fails: the test written for a mutant comes
-    first, and a killed mutant costs one short test run. Returns (result, by)."""
+    first, and a killed mutant costs one short test run. Returns (result, by); adds the failing filter to `killers`
+    where given."""
     status = 0
     for test in mutant.tests:
         status, output = workspace.test(filters=[test], env=env)
         if status != 0:
+            if killers is not None:
+                killers.filters.add(test)
             break
     if status is None:
         return "killed", f"a timeout of the tests ({workspace.timeout} s)"
@@ -463,10 +473,28 @@ def run_filters(workspace, mutant, env=None):
     return "survived", ""
 
 
+def in_batches(names, timings, seconds=QUICK_BATCH_SECONDS):
+    """The suites `names`, in their order, cut into batches of growing size: the first one's measured times add up to
+    at most `seconds`, each later one's to at most twice its predecessor's limit (a slower suite makes a batch of its
+    own). A mutant waits at most about twice as long as the suites up to the one that kills it, and a survivor
+    starts only a few more processes."""
+    result, total, limit = [], 0.0, seconds
+    for name in names:
+        time_taken = timings.get(name, seconds)
+        if not result or total + time_taken > limit:
+            if result:
+                limit *= 2
+            result.append([])
+            total = 0.0
+        result[-1].append(name)
+        total += time_taken
+    return result
+
+
 def batches(mutant, suite_map, every_suite, first=None):
     """The suites to run for a generated mutant, in batches, each batch one test process, until one fails: the quick
-    suites that reach its line; the other fast suites that reach its file; the slow suites that reach its file; then
-    every other suite. Most mutants die in the first batch, a killed mutant never waits for a suite that cannot reach
+    suites that reach its line, in batches of growing size; the other fast suites that reach its file; the slow suites
+    that reach its file; then every other suite. Most mutants die in the first batch, a killed mutant never waits for a suite that cannot reach
     it, and a survivor costs one run of every suite in all, its slow suites side by side on every core."""
     covering = [name for name in suite_map.covering(mutant) if name in every_suite]
     quick = [name for name in covering if suite_map.timings.get(name, 1e9) <= QUICK_SUITE_SECONDS]
@@ -475,19 +503,33 @@ def batches(mutant, suite_map, every_suite, first=None):
             if name in reaching and name not in quick and suite_map.timings.get(name, 1e9) <= FAST_SUITE_SECONDS]
     slow = [name for name in every_suite if name in reaching and name not in quick and name not in fast]
     rest = [name for name in every_suite if name not in quick and name not in fast and name not in slow]
-    ordered = [quick, fast, slow, rest]
+    ordered = [*in_batches(quick, suite_map.timings), fast, slow, rest]
     if first in every_suite:
         ordered = [[first]] + [[name for name in batch if name != first] for batch in ordered]
     return [batch for batch in ordered if batch]
 
 
+class Killers:
+    """The suites and test filters that failed with a mutant switched on: the tests whose verdicts a check after the
+    run confirms."""
+
+    def __init__(self):
+        self.suites, self.filters = set(), set()
+
+
 class Judge:
     """Judges mutants in the scratch copy: first every mutant a schema can switch, in one build, each by a test run
-    with its number in the environment; then the rest one by one, each applied to its file and built."""
+    with its number in the environment; then the rest one by one, each applied to its file and built.
 
-    def __init__(self, workspace, suite_map, use_schemata=True, first_suites=None):
+    A verdict of killed holds only where the tests that failed pass with no mutant. By default the whole suite runs on
+    the build first. With `verify_after` (CI, whose verdicts all come at the end), the build of schemata runs instead,
+    after its mutants, only the suites and filters that failed with one of them switched on: the same guarantee for
+    every verdict given, without a second run of the suites no mutant failed."""
+
+    def __init__(self, workspace, suite_map, use_schemata=True, first_suites=None, verify_after=False):
         self.workspace, self.suite_map = workspace, suite_map
         self.use_schemata = use_schemata
+        self.verify_after = verify_after
         # The suite to run first for a mutant (Scripts/mutation/ci.txt's `first:`), by id.
         self.first_suites = first_suites or {}
         # The suites of the package, listed once a build succeeded.
@@ -495,16 +537,27 @@ class Judge:
         # Whether the whole suite passed with no mutant applied, on the build the verdicts come from.
         self.verified = False
 
-    def verify(self, what):
-        """Runs the whole suite with no mutant switched on or applied; raises BaselineFailure where it fails."""
+    def verify(self, what, killers=None):
+        """Runs the whole suite (or only the suites and filters of `killers`) with no mutant switched on or applied;
+        raises BaselineFailure where it fails."""
         began = time.monotonic()
         if self.every_suite is None:
             self.every_suite = self.workspace.suites()
-        status, output = self.workspace.test(include=None)
+        if killers is None:
+            status, output = self.workspace.test(include=None)
+        elif not killers.suites and not killers.filters:
+            return
+        else:
+            # Several --filter options select the tests that match any of them.
+            status, output = self.workspace.test(
+                include=sorted(killers.suites) or None, filters=sorted(killers.filters),
+                timeout=self.workspace.timeout * 2)
+            what += f" ({len(killers.suites)} suites and {len(killers.filters)} filters that failed with a mutant)"
         if status != 0:
             print(output[-4000:])
             raise BaselineFailure(f"{what} fails its tests ({failing_test(output)})")
-        print(f"{what} passes the whole suite ({time.monotonic() - began:.0f} s)", flush=True)
+        print(f"{what} passes {'the whole suite' if killers is None else 'them'} ({time.monotonic() - began:.0f} s)",
+              flush=True)
         self.verified = True
 
     def judge(self, items, report):
@@ -547,7 +600,12 @@ class Judge:
             # The build with no mutant switched on must pass as the package does, or no verdict can be trusted.
             print(f"{len(placed)} of {len(items)} mutants switched in one build ({time.monotonic() - began:.0f} s)",
                   flush=True)
-            self.verify("the build of schemata, no mutant switched on,")
+            if self.verify_after:
+                if self.every_suite is None:
+                    self.every_suite = workspace.suites()
+            else:
+                self.verify("the build of schemata, no mutant switched on,")
+        killers = Killers() if self.verify_after else None
         numbers = {schema.id: schema.number for schema in placed}
         for kind, mutant in items:
             if mutant.id not in numbers:
@@ -555,12 +613,14 @@ class Judge:
             began = time.monotonic()
             env = environment(numbers[mutant.id])
             if kind == "hand":
-                result, by = run_filters(workspace, mutant, env)
+                result, by = run_filters(workspace, mutant, env, killers)
             else:
                 result, by = run_batches(workspace, batches(
-                    mutant, self.suite_map, self.every_suite, self.first_suites.get(mutant.id)), env)
+                    mutant, self.suite_map, self.every_suite, self.first_suites.get(mutant.id)), env, killers)
             report(kind, mutant, result, by, time.monotonic() - began)
             judged.add(mutant.id)
+        if placed and killers is not None:
+            self.verify("the build of schemata, no mutant switched on,", killers)
         workspace.restore()
         return judged
 
@@ -927,7 +987,7 @@ def run_ci(options, workspace, hand, generated_ids):
         else:
             items.append(("generated", generated[mutant_id]))
     Judge(workspace, SuiteMap(workspace.source), use_schemata=not options.textual,
-          first_suites=parse_first_suites()).judge(items, report)
+          first_suites=parse_first_suites(), verify_after=True).judge(items, report)
     judged = counts["killed"] + counts["survived"]
     score = 100.0 * counts["killed"] / judged if judged else 100.0
     elapsed = time.monotonic() - started
