@@ -57,6 +57,28 @@ extension DecisionRow {
             customerReason: .equals(.undetermined), diagnostics: [.undecodableSignedString]),
         DecisionRow(
             rule: .unknownValues,
+            name:
+                "two unreadable entries, warned of in reverse order: the evidence names both, paths in ascending order",
+            source: "decision table: never access on bad data; the same history in any order gives the same answer",
+            history: History(transactions: [Given.subscription("1205", from: 0, to: 30)]), asOf: 15,
+            decodingWarnings: [
+                PayloadDecodingWarning(
+                    code: .undecodableSignedString, path: "transactions[2]",
+                    message: "the signed string cannot be decoded"),
+                PayloadDecodingWarning(
+                    code: .undecodableSignedString, path: "transactions[1]",
+                    message: "the signed string cannot be decoded"),
+            ],
+            products: [
+                ProductExpectation(Given.monthly, .undetermined, access: false) {
+                    $0.reasons = [
+                        Reason(.unknownValues, .unreadEntries(paths: ["transactions[1]", "transactions[2]"]))
+                    ]
+                }
+            ], customer: .equals(.inactive), customerReason: .equals(.undetermined),
+            diagnostics: [.undecodableSignedString]),
+        DecisionRow(
+            rule: .unknownValues,
             name: "unsigned contents beside a signed string: a warning with its path, the signed string decides",
             source: "apple-facts 1: Apple signs a notification's transaction on its own and never sends it decoded",
             history: History(transactions: [Given.subscription("1203", from: 0, to: 30)]), asOf: 15,
