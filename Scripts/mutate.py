@@ -494,8 +494,9 @@ def in_batches(names, timings, seconds=QUICK_BATCH_SECONDS):
 def batches(mutant, suite_map, every_suite, first=None):
     """The suites to run for a generated mutant, in batches, each batch one test process, until one fails: the quick
     suites that reach its line, in batches of growing size; the other fast suites that reach its file; the slow suites
-    that reach its file; then every other suite. Most mutants die in the first batch, a killed mutant never waits for a suite that cannot reach
-    it, and a survivor costs one run of every suite in all, its slow suites side by side on every core."""
+    that reach its file; then every other suite. Most mutants die in the first batch, a killed mutant never waits for a
+    suite that cannot reach it, and a survivor costs one run of every suite in all, its slow suites side by side on
+    every core."""
     covering = [name for name in suite_map.covering(mutant) if name in every_suite]
     quick = [name for name in covering if suite_map.timings.get(name, 1e9) <= QUICK_SUITE_SECONDS]
     reaching = set(suite_map.files.get(mutant.file, []))
@@ -558,7 +559,8 @@ class Judge:
             raise BaselineFailure(f"{what} fails its tests ({failing_test(output)})")
         print(f"{what} passes {'the whole suite' if killers is None else 'them'} ({time.monotonic() - began:.0f} s)",
               flush=True)
-        self.verified = True
+        # Only the whole suite vouches for a later verdict of the mutants built one by one.
+        self.verified = self.verified or killers is None
 
     def judge(self, items, report):
         """Judges `items`, pairs of ("hand" or "generated", mutant), calling report(kind, mutant, result, by,

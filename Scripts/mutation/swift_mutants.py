@@ -622,7 +622,7 @@ class FileMutator:
         close = self.partner[brace]
         body = self.source[tokens[brace].start:tokens[close].end]
         if "$0" in body and "$1" in body:
-            swapped = body.replace("$0", "\0").replace("$1", "$0").replace("\0", "$1")
+            swapped = _swap_arguments(body)
             self.add("sort-order", token_name, tokens[brace].start, tokens[close].end, swapped,
                      self.region(call, tokens[brace].start, tokens[close].end, swapped)
                      or self.closure_body_region(brace, close))
@@ -646,8 +646,7 @@ class FileMutator:
                 tokens[i].text in (";", "in", "try", "await", "try?", "try!") for i in inside):
             return None
         low, high = tokens[brace + 1].start, tokens[close - 1].end
-        body = self.source[low:high]
-        return ("region", low, high, body.replace("$0", "\0").replace("$1", "$0").replace("\0", "$1"))
+        return ("region", low, high, _swap_arguments(self.source[low:high]))
 
     def ternary(self, question):
         colon = self.ternary_colon(question)
@@ -897,6 +896,11 @@ def _strip_comment(text):
 
 def _strip_comments(text):
     return "\n".join(_strip_comment(line) for line in text.split("\n"))
+
+
+def _swap_arguments(text):
+    """A closure's text with its first two anonymous arguments, $0 and $1, swapped."""
+    return text.replace("$0", "\0").replace("$1", "$0").replace("\0", "$1")
 
 
 def _collapse(text):

@@ -80,8 +80,9 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
         /// A REVOKE notification without revocationDate revoked the chain as purchased up to its signedDate.
         case revokedByNotification(
             NotificationMention, signed: Date, originalTransactionId: OriginalTransactionID, cause: RevocationCause)
-        /// Entries of the history could not be read (the JSON paths of `History.decodeUnverified`'s warnings): any of
-        /// them might have ended the access, so the product grants nothing.
+        /// Entries of the history could not be read (the JSON paths of `History.decodeUnverified`'s warnings, in
+        /// ascending order, whatever the order of the warnings): any of them might have ended the access, so the
+        /// product grants nothing.
         case unreadEntries(paths: [String])
         /// Evidence read back from its words (a decoded report), no longer as data.
         case text(String)
