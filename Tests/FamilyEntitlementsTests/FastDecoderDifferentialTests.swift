@@ -149,6 +149,9 @@ struct FastDecoderDifferentialTests {
         ("é in UTF-8", [0xC3, 0xA9]), ("a four-byte character", [0xF0, 0x9F, 0x98, 0x80]),
         ("a lone continuation byte", [0x80]), ("an overlong encoding", [0xC0, 0xAF]), ("the byte 0xFF", [0xFF]),
         ("a truncated sequence", [0xE2, 0x82]), ("a raw quote", [0x22]),
+        // Three bytes that a `String` repairs into one U+FFFD, itself three bytes: the byte count alone does not show
+        // the repair. Two were added together, so that the count (21) stays prime to the four members.
+        ("a four-byte sequence cut after three", [0xF0, 0x9F, 0x98]), ("a surrogate in UTF-8", [0xED, 0xA0, 0x80]),
     ]
 
     /// Signed strings are long: past their first 32 bytes the reader finds their end with `memchr` and checks what lies

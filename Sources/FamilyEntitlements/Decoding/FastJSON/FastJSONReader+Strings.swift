@@ -9,9 +9,21 @@ extension FastJSONReader {
     }
 
     /// Reads a string value; the reader is at its opening quote.
+    ///
+    /// A long string with no backslash before its closing quote (a signed JWS) is checked as it is copied into its
+    /// `String`, once (`checkedString(_:)`); one that holds a control character or a byte beyond ASCII is read again
+    /// from its start, as every other string is read.
     @inline(__always)
     mutating func readStringContents() throws(PayloadDecodingError) -> String {
-        let token = try scanString()
+        let start = position + 1
+        let plain = endOfPlainText(from: start, leavingLongTextsToCaller: true)
+        if plain.unchecked,
+            let string = Self.checkedString(UnsafeRawBufferPointer(rebasing: raw[start..<plain.end]))
+        {
+            position = plain.end + 1
+            return string
+        }
+        let token = try plain.unchecked ? scanString() : scanString(start: start, plainEnd: plain.end)
         guard token.hasEscapes else {
             return String(decoding: UnsafeBufferPointer(rebasing: bytes[token.start..<token.end]), as: UTF8.self)
         }
@@ -25,7 +37,13 @@ extension FastJSONReader {
     @inline(__always)
     mutating func scanString() throws(PayloadDecodingError) -> StringToken {
         let start = position + 1
-        let index = endOfPlainText(from: start)
+        return try scanString(start: start, plainEnd: endOfPlainText(from: start))
+    }
+
+    /// Moves past a string that starts at `start` (after its opening quote) and whose plain text, with nothing to
+    /// check further, runs to `index`.
+    @inline(__always)
+    private mutating func scanString(start: Int, plainEnd index: Int) throws(PayloadDecodingError) -> StringToken {
         if byte(at: index) == ASCII.quote {
             position = index + 1
             return StringToken(start: start, end: index, hasEscapes: false)

@@ -39,46 +39,95 @@ struct FastJSONReader {
     /// holds such a byte but not where, and the block that does is read eight bytes at a time.
     @inline(__always)
     func endOfPlainText(from index: Int) -> Int {
+        endOfPlainText(from: index, leavingLongTextsToCaller: false).end
+    }
+
+    /// As `endOfPlainText(from:)`, except that where `leavingLongTextsToCaller` is true and a long text ends at a quote
+    /// with no backslash before, its bytes are not checked further: the answer is that quote with `unchecked` true,
+    /// and the caller checks the bytes up to it for control characters and bytes beyond ASCII, or reads the string
+    /// again with `endOfPlainText(from:)`.
+    ///
+    /// A caller that builds a `String` of the text checks it as it copies it (`checkedString(_:)`), where the
+    /// `String`'s own creation reads every byte to check its UTF-8, a pass no public API avoids.
+    @inline(__always)
+    func endOfPlainText(from index: Int, leavingLongTextsToCaller: Bool) -> (end: Int, unchecked: Bool) {
         var index = index
-        let raw = UnsafeRawBufferPointer(bytes)
         var words = 0
         while index + 8 <= bytes.count {
             let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
             let special = Self.specialBytes(in: word)
-            if special != 0 { return index + special.trailingZeroBitCount >> 3 }
+            if special != 0 { return (index + special.trailingZeroBitCount >> 3, false) }
             index += 8
             words += 1
             if words == 4 {
-                if let end = endOfLongPlainText(from: index) { return end }
+                if let end = endOfLongPlainText(from: index, checkingBytes: !leavingLongTextsToCaller) {
+                    return (end, leavingLongTextsToCaller)
+                }
                 index = Self.skipPlainBlocks(in: raw, from: index)
             }
         }
         while index < bytes.count {
             let byte = bytes[index]
-            if byte == ASCII.quote || byte == ASCII.backslash || byte < 0x20 || byte >= 0x80 { return index }
+            if byte == ASCII.quote || byte == ASCII.backslash || byte < 0x20 || byte >= 0x80 { return (index, false) }
             index += 1
         }
-        return index
+        return (index, false)
     }
 
-    /// The index of the quote that ends a long string from `index` on when nothing before it is special (a backslash,
-    /// a control character or a byte beyond ASCII), as in a signed JWS; nil when something is, or no quote follows.
+    /// The index of the quote that ends a long string from `index` on when no backslash comes before it and, where
+    /// `checkingBytes`, no control character or byte beyond ASCII either, as in a signed JWS; nil when one does, or no
+    /// quote follows.
     ///
     /// The C library's `memchr` finds the quote and then any backslash before it, with the widest vector instructions
-    /// the processor has (it chooses them when the program starts); one pass of signed compares then checks that
-    /// every byte between lies from 0x20 to 0x7F. The checks stop at the first quote, which is either the end of the
-    /// string or an escaped quote inside it (with no quote, `memchr` reads to the end once), so no byte is read more
-    /// than a few times whatever the input.
+    /// the processor has (it chooses them when the program starts); where `checkingBytes`, one pass of vector compares
+    /// then checks that every byte between lies from 0x20 to 0x7F (`isPrintableASCII(_:)`). The checks stop at the
+    /// first quote, which is either the end of the string or an escaped quote inside it (with no quote, `memchr` reads
+    /// to the end once), so no byte is read more than a few times whatever the input.
     @inline(__always)
-    func endOfLongPlainText(from index: Int) -> Int? {
+    func endOfLongPlainText(from index: Int, checkingBytes: Bool) -> Int? {
         guard let base = bytes.baseAddress, index < bytes.count,
             let quote = memchr(base + index, Int32(ASCII.quote), bytes.count - index)
         else { return nil }
         let end = base.distance(to: quote.assumingMemoryBound(to: UInt8.self))
-        guard memchr(base + index, Int32(ASCII.backslash), end - index) == nil,
-            Self.isPrintableASCII(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[index..<end]))
-        else { return nil }
+        guard memchr(base + index, Int32(ASCII.backslash), end - index) == nil else { return nil }
+        guard !checkingBytes || Self.isPrintableASCII(UnsafeRawBufferPointer(rebasing: raw[index..<end])) else {
+            return nil
+        }
         return end
+    }
+
+    /// The bytes read, untyped.
+    @inline(__always)
+    var raw: UnsafeRawBufferPointer { UnsafeRawBufferPointer(bytes) }
+
+    /// A `String` of `text`, a string's contents with no quote or backslash, when every byte of it lies from 0x20 to
+    /// 0x7F; nil otherwise.
+    ///
+    /// The bytes are copied into the `String`'s storage and checked for control characters in the same pass
+    /// (`copyReportingControlCharacters`). The `String`'s creation then checks them once more, as UTF-8, and records
+    /// whether all are ASCII; a native `String` that is all ASCII knows its UTF-16 count without reading its bytes,
+    /// and any other has fewer UTF-16 code units than bytes (a scalar beyond ASCII takes two to four bytes and one or
+    /// two code units), or more bytes than `text` (an invalid sequence is replaced by U+FFFD, three bytes and one code
+    /// unit). Text beyond ASCII is rare in the strings that reach here and costs one more pass, to count its code
+    /// units, before it is read again as every other string is.
+    @inline(__always)
+    static func checkedString(_ text: UnsafeRawBufferPointer) -> String? {
+        var hasControlCharacters = false
+        let string: String
+        if #available(macOS 11, iOS 14, tvOS 14, watchOS 7, *) {
+            string = String(unsafeUninitializedCapacity: text.count) { storage in
+                hasControlCharacters = copyReportingControlCharacters(
+                    from: text, to: UnsafeMutableRawBufferPointer(storage))
+                return text.count
+            }
+        } else {
+            hasControlCharacters = !isPrintableASCII(text)
+            string = String(decoding: text, as: UTF8.self)
+        }
+        guard !hasControlCharacters, string.utf8.count == text.count, string.utf16.count == text.count else {
+            return nil
+        }
+        return string
     }
 
     /// Whether every byte lies from 0x20 to 0x7F.
@@ -107,6 +156,59 @@ struct FastJSONReader {
             offset += 1
         }
         return !hasLane(below)
+    }
+
+    /// Copies `source` to the start of `target` and returns whether any byte of it is a control character (below
+    /// 0x20).
+    ///
+    /// The least byte of each lane is kept as the bytes pass (an unsigned minimum, one instruction a vector on every
+    /// x86-64 and ARM64 processor), 64 bytes a step, then 16, then the last few one by one, and compared with 0x20
+    /// once at the end: a load, a store and a minimum for 16 bytes.
+    @inline(__always)
+    static func copyReportingControlCharacters(
+        from source: UnsafeRawBufferPointer, to target: UnsafeMutableRawBufferPointer
+    ) -> Bool {
+        let count = source.count
+        var least = SIMD16<UInt8>(repeating: 0xFF)
+        var offset = 0
+        while offset &+ 64 <= count {
+            let first = source.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self)
+            let second = source.loadUnaligned(fromByteOffset: offset &+ 16, as: SIMD16<UInt8>.self)
+            let third = source.loadUnaligned(fromByteOffset: offset &+ 32, as: SIMD16<UInt8>.self)
+            let fourth = source.loadUnaligned(fromByteOffset: offset &+ 48, as: SIMD16<UInt8>.self)
+            target.storeBytes(of: first, toByteOffset: offset, as: SIMD16<UInt8>.self)
+            target.storeBytes(of: second, toByteOffset: offset &+ 16, as: SIMD16<UInt8>.self)
+            target.storeBytes(of: third, toByteOffset: offset &+ 32, as: SIMD16<UInt8>.self)
+            target.storeBytes(of: fourth, toByteOffset: offset &+ 48, as: SIMD16<UInt8>.self)
+            least = minimum(least, minimum(minimum(first, second), minimum(third, fourth)))
+            offset &+= 64
+        }
+        while offset &+ 16 <= count {
+            let block = source.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self)
+            target.storeBytes(of: block, toByteOffset: offset, as: SIMD16<UInt8>.self)
+            least = minimum(least, block)
+            offset &+= 16
+        }
+        var leastByte: UInt8 = 0xFF
+        while offset < count {
+            let byte = source[offset]
+            target[offset] = byte
+            leastByte = Swift.min(leastByte, byte)
+            offset &+= 1
+        }
+        // Every lane is at least 0x20 where its minimum with 0x20 is 0x20: compared as two words, since an unsigned
+        // `.<` of bytes is read lane by lane.
+        let space = SIMD16<UInt8>(repeating: ASCII.space)
+        let clipped = unsafeBitCast(minimum(least, space), to: SIMD2<UInt64>.self)
+        let spaces = unsafeBitCast(space, to: SIMD2<UInt64>.self)
+        return leastByte < ASCII.space || clipped[0] != spaces[0] || clipped[1] != spaces[1]
+    }
+
+    /// The lane-wise unsigned minimum of two vectors, written so that the compiler emits one instruction
+    /// (`pointwiseMin` is not inlined into the library).
+    @inline(__always)
+    private static func minimum(_ first: SIMD16<UInt8>, _ second: SIMD16<UInt8>) -> SIMD16<UInt8> {
+        first.replacing(with: second, where: second .< first)
     }
 
     /// Whether two byte sequences are equal, compared eight bytes at a time.
