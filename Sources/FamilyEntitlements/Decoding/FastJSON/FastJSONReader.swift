@@ -103,31 +103,44 @@ struct FastJSONReader {
     /// A `String` of `text`, a string's contents with no quote or backslash, when every byte of it lies from 0x20 to
     /// 0x7F; nil otherwise.
     ///
-    /// The bytes are copied into the `String`'s storage and checked for control characters in the same pass
-    /// (`copyReportingControlCharacters`). The `String`'s creation then checks them once more, as UTF-8, and records
-    /// whether all are ASCII; a native `String` that is all ASCII knows its UTF-16 count without reading its bytes,
-    /// and any other has fewer UTF-16 code units than bytes (a scalar beyond ASCII takes two to four bytes and one or
-    /// two code units), or more bytes than `text` (an invalid sequence is replaced by U+FFFD, three bytes and one code
-    /// unit). Text beyond ASCII is rare in the strings that reach here and costs one more pass, to count its code
-    /// units, before it is read again as every other string is.
+    /// Where the system has `String(unsafeUninitializedCapacity:initializingUTF8With:)` (every Linux; macOS 11, iOS 14
+    /// and later), the bytes are checked as they are copied (`stringCheckedAsCopied(_:)`); before, they are checked
+    /// and then copied (`stringCheckedThenCopied(_:)`). Both give the same answer for every text.
     @inline(__always)
     static func checkedString(_ text: UnsafeRawBufferPointer) -> String? {
-        var hasControlCharacters = false
-        let string: String
         if #available(macOS 11, iOS 14, tvOS 14, watchOS 7, *) {
-            string = String(unsafeUninitializedCapacity: text.count) { storage in
-                hasControlCharacters = copyReportingControlCharacters(
-                    from: text, to: UnsafeMutableRawBufferPointer(storage))
-                return text.count
-            }
-        } else {
-            hasControlCharacters = !isPrintableASCII(text)
-            string = String(decoding: text, as: UTF8.self)
+            return stringCheckedAsCopied(text)
+        }
+        return stringCheckedThenCopied(text)
+    }
+
+    /// `checkedString(_:)` with one pass of our own: the bytes are copied into the `String`'s storage and checked for
+    /// control characters in the same pass (`copyReportingControlCharacters`).
+    ///
+    /// The `String`'s creation then checks them once more, as UTF-8, and records whether all are ASCII; a native
+    /// `String` that is all ASCII knows its UTF-16 count without reading its bytes, and any other has fewer UTF-16
+    /// code units than bytes (a scalar beyond ASCII takes two to four bytes and one or two code units), or more bytes
+    /// than `text` (an invalid sequence is replaced by U+FFFD, three bytes and one code unit). Text beyond ASCII is
+    /// rare in the strings that reach here and costs one more pass, to count its code units.
+    @available(macOS 11, iOS 14, tvOS 14, watchOS 7, *)
+    @inline(__always)
+    static func stringCheckedAsCopied(_ text: UnsafeRawBufferPointer) -> String? {
+        var hasControlCharacters = false
+        let string = String(unsafeUninitializedCapacity: text.count) { storage in
+            hasControlCharacters = copyReportingControlCharacters(
+                from: text, to: UnsafeMutableRawBufferPointer(storage))
+            return text.count
         }
         guard !hasControlCharacters, string.utf8.count == text.count, string.utf16.count == text.count else {
             return nil
         }
         return string
+    }
+
+    /// `checkedString(_:)` in two passes: every byte checked for 0x20 to 0x7F, then the `String` made.
+    static func stringCheckedThenCopied(_ text: UnsafeRawBufferPointer) -> String? {
+        guard isPrintableASCII(text) else { return nil }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// Whether every byte lies from 0x20 to 0x7F.
