@@ -13,6 +13,8 @@ struct AdmittedEntries {
     /// The instant of evaluation: purchases after it are not noted as hidden.
     let instant: Date
     var excluded: Set<Int> = []
+    /// The boundaries of the history's transactions after the instant, where admission was asked to collect them.
+    var transactionBoundaries: [(date: Date, reach: Staleness.Reach)]?
     var renewalInfos: [RenewalInfoPayload] = []
     /// The newest signedDate of the snapshots left out, by transaction id: they may carry a refund.
     var rejected: [String: Date] = [:]
@@ -80,26 +82,34 @@ struct Admission: RebuildStage {
     static let rules: [DecisionRule] = [DecisionRule.environment, .unknownValues]
     let scope: RebuildScope
 
-    /// Keeps the entries of the rebuild's environment that carry what the rebuild needs, and notes the rest.
-    func admit(_ history: History, log: inout DiagnosticsLog) -> AdmittedEntries {
+    /// Keeps the entries of the rebuild's environment that carry what the rebuild needs, and notes the rest. Where
+    /// `staleness` is given, collects in `transactionBoundaries` the boundaries of the history's transactions for its
+    /// plan as each payload is read, so that a long history's payloads, far larger than the caches, are read once.
+    func admit(
+        _ history: History, collectingBoundariesFor staleness: Staleness? = nil, log: inout DiagnosticsLog
+    ) -> AdmittedEntries {
         var admitted = AdmittedEntries(transactions: history.transactions, instant: instant)
+        let boundaries = staleness.map(Staleness.BoundaryReader.init)
+        var collected: [(date: Date, reach: Staleness.Reach)] = []
+        var fractional: [Int] = []
         // Read in place: copying each payload out of the array would retain every one of its strings.
         history.transactions.withUnsafeBufferPointer { buffer in
             guard let transactions = buffer.baseAddress else { return }
-            for index in buffer.indices
-            where !isPlainlyAdmissible(transactions + index, bundleSeen: admitted.bundleSeen.first)
-                && !isAdmissible(
-                    transactions[index], what: "transaction \(transactions[index].id)", &admitted, log: &log)
-            {
-                admitted.excluded.insert(index)
-                admitted.reject(transactions[index])
+            for index in buffer.indices {
+                let transaction = transactions + index
+                boundaries?.add(transaction) { collected.append(($0, $1)) }
+                if TransactionPayload.hasFractionalEnds(transaction) { fractional.append(index) }
+                if !isPlainlyAdmissible(transaction, bundleSeen: admitted.bundleSeen.first)
+                    && !isAdmissible(
+                        transaction.pointee, what: "transaction \(transaction.pointee.id)", &admitted, log: &log)
+                {
+                    admitted.excluded.insert(index)
+                    admitted.reject(transaction.pointee)
+                }
             }
         }
+        if staleness != nil { admitted.transactionBoundaries = collected }
         // Rule 1: ends and revocations are decided at whole milliseconds, taken down; the history keeps them as sent.
-        let fractional = history.transactions.withUnsafeBufferPointer { buffer -> [Int] in
-            guard let transactions = buffer.baseAddress else { return [] }
-            return buffer.indices.filter { TransactionPayload.hasFractionalEnds(transactions + $0) }
-        }
         for index in fractional { admitted.transactions[index].takeEndsDown() }
         for renewalInfo in history.renewalInfos {
             admit(renewalInfo, what: "renewal info", into: &admitted, log: &log)

@@ -34,6 +34,9 @@ struct ChainEntries {
     var productIds: [String] = []
     /// Each product's position in `productIds`: a hostile chain may name a product per transaction.
     private var productPositions: [String: Int] = [:]
+    /// Whether each entry was purchased after the one before it, as a history in purchase order has them: the chain
+    /// is then in order without reading its entries again, which a long history would fetch from memory once more.
+    private(set) var isInPurchaseOrder = true
 
     /// Adds the entry of an admitted auto-renewable transaction of `productId`, setting its product.
     mutating func append(_ entry: ChainEntry, productId: String) {
@@ -48,6 +51,7 @@ struct ChainEntries {
             productPositions[productId] = productIds.count
             productIds.append(productId)
         }
+        if let last = entries.last, entry.purchaseDate <= last.purchaseDate { isInPurchaseOrder = false }
         entries.append(entry)
     }
 }
@@ -65,9 +69,11 @@ struct Chain {
             lhs.purchaseDate != rhs.purchaseDate
                 ? lhs.purchaseDate < rhs.purchaseDate : store[lhs.index].id < store[rhs.index].id
         }
-        // Histories usually arrive in purchase order; checking costs one comparison per transaction.
+        // Histories usually arrive in purchase order, which appending noted; otherwise checking costs one comparison
+        // per transaction (equal purchase dates are in order where their transaction ids are).
         let entries = unsorted.entries
-        let isSorted = zip(entries, entries.dropFirst()).allSatisfy { !precedes($1, $0) }
+        let isSorted =
+            unsorted.isInPurchaseOrder || zip(entries, entries.dropFirst()).allSatisfy { !precedes($1, $0) }
         self.entries = isSorted ? entries : entries.sorted(by: precedes)
     }
 

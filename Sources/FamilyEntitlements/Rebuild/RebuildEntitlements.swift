@@ -51,15 +51,18 @@ struct Rebuild: RebuildStage {
     ) -> EntitlementReport {
         var log = DiagnosticsLog()
         cost.admitted += history.count
-        var admitted = Admission(scope: scope).admit(history, log: &log)
+        let staleness = Staleness(scope: scope)
+        var admitted = Admission(scope: scope).admit(
+            history, collectingBoundariesFor: findingValidUntil ? staleness : nil, log: &log)
         if !admitted.facts.events.isEmpty {
             admitted.facts.events = admitted.facts.events.mapValues { $0.ordered() }
         }
         let snapshots = NewestSnapshots(scope: scope)
         let newest = snapshots.newestTransactions(&admitted, log: &log)
         let renewalInfos = snapshots.newestRenewalInfos(admitted, log: &log)
-        let staleness = Staleness(scope: scope)
-        let plan = findingValidUntil ? staleness.plan(for: history) : nil
+        let plan =
+            findingValidUntil
+            ? staleness.plan(for: history, transactionBoundaries: admitted.transactionBoundaries) : nil
         if plan != nil { cost.planned += history.count }
         return admitted.transactions.withUnsafeBufferPointer { store in
             var evaluation = evaluate(

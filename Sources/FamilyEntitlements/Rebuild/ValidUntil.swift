@@ -49,12 +49,13 @@ package struct Staleness: RebuildStage {
         var groups: Set<String>
     }
 
-    /// The plan of the boundaries of `history`: one pass over it, reading each transaction in place.
-    func plan(for history: History) -> Plan {
+    /// The plan of the boundaries of `history`: one pass over it, but for the boundaries of its transactions where
+    /// admission collected them (`transactionBoundaries`) as it read each payload.
+    func plan(for history: History, transactionBoundaries: [(date: Date, reach: Reach)]? = nil) -> Plan {
         var admissionChanges: Date?
         var revocations: [Date] = []
         var dated: [(date: Date, group: String)] = []
-        forEachBoundary(of: history) { date, reach in
+        forEachBoundary(of: history, transactionBoundaries: transactionBoundaries) { date, reach in
             switch reach {
             case .admission:
                 admissionChanges = min(admissionChanges ?? date, date)
@@ -178,53 +179,88 @@ package struct Staleness: RebuildStage {
     }
 
     /// Calls `body` with every date after the instant that the rebuild may compare the instant against (a date
-    /// named twice, twice), and what it may change.
-    func forEachBoundary(of history: History, _ body: (Date, Reach) -> Void) {
-        let instant = self.instant
-        let hasDurations = catalogProducts.values.contains { $0.duration != nil }
-        // Rule 1 decides at whole milliseconds: an end at its millisecond taken down, a start or a signedDate from the
-        // millisecond taken up. Both are boundaries, so that none is missed whichever way a date is taken.
-        func add(_ date: Date?, _ reach: @autoclosure () -> Reach) {
-            guard let date else { return }
-            let (down, up) = (MillisecondDate.whole(date, .down), MillisecondDate.whole(date, .up))
-            if down > instant { body(down, reach()) }
-            if up != down, up > instant { body(up, reach()) }
-        }
-        func add(_ transaction: UnsafePointer<TransactionPayload>) {
-            func group() -> String? { transaction.pointee.originalTransactionId }
-            add(transaction.pointee.purchaseDate, .admission)
-            add(transaction.pointee.signedDate, .admission)
-            add(transaction.pointee.revocationDate, .revocation(group()))
-            if let expires = transaction.pointee.expiresDate {
-                add(expires, .group(group()))
-                add(SubscriptionChains.billingRetryEnd(after: MillisecondDate.whole(expires, .down)), .group(group()))
-            }
-            if hasDurations, let purchase = transaction.pointee.purchaseDate,
-                let duration = transaction.pointee.productId.flatMap({ catalogProducts[ProductID($0)]?.duration })
-            {
-                add(duration.added(to: purchase), .group(group()))
+    /// named twice, twice), and what it may change. Where `transactionBoundaries` holds those of the history's
+    /// transactions, as admission collected them while reading each payload, the transactions are not read again.
+    func forEachBoundary(
+        of history: History, transactionBoundaries: [(date: Date, reach: Reach)]? = nil,
+        _ body: (Date, Reach) -> Void
+    ) {
+        let reader = BoundaryReader(self)
+        if let transactionBoundaries {
+            for (date, reach) in transactionBoundaries { body(date, reach) }
+        } else {
+            history.transactions.withUnsafeBufferPointer { buffer in
+                guard let transactions = buffer.baseAddress else { return }
+                for index in buffer.indices { reader.add(transactions + index, body) }
             }
         }
-        func add(_ renewalInfo: RenewalInfoPayload) {
-            add(renewalInfo.signedDate, .admission)
-            add(renewalInfo.gracePeriodExpiresDate, .group(renewalInfo.originalTransactionId))
-        }
-        history.transactions.withUnsafeBufferPointer { buffer in
-            guard let transactions = buffer.baseAddress else { return }
-            for index in buffer.indices { add(transactions + index) }
-        }
-        for renewalInfo in history.renewalInfos { add(renewalInfo) }
+        for renewalInfo in history.renewalInfos { reader.add(renewalInfo, body) }
         for notification in history.notifications {
             let data = notification.data
             // The key admission files the notification's events and renewal notices under.
             let group = data?.transactionInfo?.originalTransactionId ?? data?.renewalInfo?.originalTransactionId
-            add(notification.signedDate, .group(group))
-            if let transaction = data?.transactionInfo { withUnsafePointer(to: transaction) { add($0) } }
-            if let renewalInfo = data?.renewalInfo { add(renewalInfo) }
+            reader.add(notification.signedDate, .group(group), body)
+            if let transaction = data?.transactionInfo { withUnsafePointer(to: transaction) { reader.add($0, body) } }
+            if let renewalInfo = data?.renewalInfo { reader.add(renewalInfo, body) }
         }
         // Apple's statuses are compared with the chain they name only.
         for snapshot in history.subscriptionStatuses {
-            add(snapshot.signedDate, .group(snapshot.originalTransactionId))
+            reader.add(snapshot.signedDate, .group(snapshot.originalTransactionId), body)
+        }
+    }
+
+    /// Reads the boundaries of entries one at a time: `forEachBoundary` for a whole history, admission for each
+    /// transaction as it reads its payload.
+    struct BoundaryReader {
+        let instant: Date
+        let catalogProducts: [ProductID: ProductCatalog.Product]
+        let hasDurations: Bool
+        // A date 2 ms or more before the instant reaches past it neither way taken (rounding moves it by less than
+        // 1 ms): most of a long history's dates, skipped without rounding them.
+        let earliest: Date
+        let earliestRetried: Date
+
+        init(_ staleness: Staleness) {
+            instant = staleness.instant
+            catalogProducts = staleness.catalogProducts
+            hasDurations = catalogProducts.values.contains { $0.duration != nil }
+            earliest = instant.addingTimeInterval(-0.002)
+            earliestRetried = earliest.addingTimeInterval(-SubscriptionChains.billingRetryLimit)
+        }
+
+        // Rule 1 decides at whole milliseconds: an end at its millisecond taken down, a start or a signedDate from the
+        // millisecond taken up. Both are boundaries, so that none is missed whichever way a date is taken.
+        func add(_ date: Date?, _ reach: @autoclosure () -> Reach, _ body: (Date, Reach) -> Void) {
+            guard let date, date > earliest else { return }
+            let (down, up) = (MillisecondDate.whole(date, .down), MillisecondDate.whole(date, .up))
+            if down > instant { body(down, reach()) }
+            if up != down, up > instant { body(up, reach()) }
+        }
+
+        /// The boundaries of a transaction, read in place.
+        func add(_ transaction: UnsafePointer<TransactionPayload>, _ body: (Date, Reach) -> Void) {
+            func group() -> String? { transaction.pointee.originalTransactionId }
+            add(transaction.pointee.purchaseDate, .admission, body)
+            add(transaction.pointee.signedDate, .admission, body)
+            add(transaction.pointee.revocationDate, .revocation(group()), body)
+            if let expires = transaction.pointee.expiresDate {
+                add(expires, .group(group()), body)
+                if expires > earliestRetried {
+                    add(
+                        SubscriptionChains.billingRetryEnd(after: MillisecondDate.whole(expires, .down)),
+                        .group(group()), body)
+                }
+            }
+            if hasDurations, let purchase = transaction.pointee.purchaseDate,
+                let duration = transaction.pointee.productId.flatMap({ catalogProducts[ProductID($0)]?.duration })
+            {
+                add(duration.added(to: purchase), .group(group()), body)
+            }
+        }
+
+        func add(_ renewalInfo: RenewalInfoPayload, _ body: (Date, Reach) -> Void) {
+            add(renewalInfo.signedDate, .admission, body)
+            add(renewalInfo.gracePeriodExpiresDate, .group(renewalInfo.originalTransactionId), body)
         }
     }
 }
