@@ -15,6 +15,9 @@ struct AdmittedEntries {
     var excluded: Set<Int> = []
     /// The boundaries of the history's transactions after the instant, where admission was asked to collect them.
     var transactionBoundaries: [(date: Date, reach: Staleness.Reach)]?
+    /// The first admitted snapshot of each transaction id, taken as admission reads each payload; nil where a
+    /// history's end lies at a fraction of a millisecond, since rule 1 compares snapshots at whole milliseconds.
+    var firstSnapshots: FirstSnapshots?
     var renewalInfos: [RenewalInfoPayload] = []
     /// The newest signedDate of the snapshots left out, by transaction id: they may carry a refund.
     var rejected: [String: Date] = [:]
@@ -31,6 +34,39 @@ struct AdmittedEntries {
     /// Whether a transaction was left out because it could not be trusted (a newer snapshot left out, impossible
     /// values, a type the catalog contradicts): the customer still named a purchase, so is never `new`.
     var hasUntrustedTransactions = false
+}
+
+/// The first admitted snapshot of each transaction id in the history's order, noted while admission reads each payload
+/// (a long history's payloads are far larger than the caches, so reading them once more for the newest snapshots would
+/// fetch each from memory again). `NewestSnapshots` then offers only the other snapshots, in order, as if it had seen
+/// every one: for each transaction id, its first snapshot comes before the others either way.
+struct FirstSnapshots {
+    /// The position of each transaction id's first snapshot.
+    var positions: [String: Int]
+    /// The positions of the snapshots whose transaction id an earlier one has, in order: usually none.
+    private(set) var others: [Int] = []
+    /// The positions of the first snapshots signed after the instant, in order.
+    private(set) var signedAfterInstant: [Int] = []
+
+    /// How many transactions the history holds: the positions after them are of transactions notifications added.
+    let historyCount: Int
+
+    init(historyCount: Int) {
+        self.historyCount = historyCount
+        positions = [String: Int](minimumCapacity: historyCount)
+    }
+
+    /// Notes the admitted snapshot at `index`, read in place.
+    mutating func offer(_ transaction: UnsafePointer<TransactionPayload>, at index: Int, instant: Date) {
+        guard let id = transaction.pointee.transactionId else { return }
+        // One lookup for an id seen first, as most are; the first snapshot is put back for a later one.
+        if let first = positions.updateValue(index, forKey: id) {
+            positions[id] = first
+            others.append(index)
+        } else if let signed = transaction.pointee.signedDate, signed > instant {
+            signedAfterInstant.append(index)
+        }
+    }
 }
 
 extension AdmittedEntries {
@@ -92,6 +128,7 @@ struct Admission: RebuildStage {
         let boundaries = staleness.map(Staleness.BoundaryReader.init)
         var collected: [(date: Date, reach: Staleness.Reach)] = []
         var fractional: [Int] = []
+        var first = FirstSnapshots(historyCount: history.transactions.count)
         // Read in place: copying each payload out of the array would retain every one of its strings.
         history.transactions.withUnsafeBufferPointer { buffer in
             guard let transactions = buffer.baseAddress else { return }
@@ -99,16 +136,21 @@ struct Admission: RebuildStage {
                 let transaction = transactions + index
                 boundaries?.add(transaction) { collected.append(($0, $1)) }
                 if TransactionPayload.hasFractionalEnds(transaction) { fractional.append(index) }
-                if !isPlainlyAdmissible(transaction, bundleSeen: admitted.bundleSeen.first)
-                    && !isAdmissible(
+                if isPlainlyAdmissible(transaction, bundleSeen: admitted.bundleSeen.first)
+                    || isAdmissible(
                         transaction.pointee, what: "transaction \(transaction.pointee.id)", &admitted, log: &log)
                 {
+                    first.offer(transaction, at: index, instant: instant)
+                } else {
                     admitted.excluded.insert(index)
                     admitted.reject(transaction.pointee)
                 }
             }
         }
         if staleness != nil { admitted.transactionBoundaries = collected }
+        // Rule 1 compares snapshots at whole milliseconds: where an end is taken down, the newest snapshots are found
+        // after it, from every snapshot.
+        if fractional.isEmpty { admitted.firstSnapshots = first }
         // Rule 1: ends and revocations are decided at whole milliseconds, taken down; the history keeps them as sent.
         for index in fractional { admitted.transactions[index].takeEndsDown() }
         for renewalInfo in history.renewalInfos {

@@ -34,9 +34,15 @@ struct NewestSnapshots: RebuildStage {
             )
         }
         var inconsistent: Set<String> = []
-        let indices = admitted.admittedIndices
+        // Admission noted each transaction id's first snapshot as it read the history: only the others are offered,
+        // with the transactions that notifications added after the history's own.
+        var seeded = admitted.firstSnapshots
+        admitted.firstSnapshots = nil
+        let offered =
+            seeded.map { $0.others + admitted.transactions.indices.dropFirst($0.historyCount) }
+            ?? admitted.admittedIndices
         var newest = newest(
-            indices, key: { store[$0].transactionId }, signed: { store[$0].signedDate },
+            offered, seeded: &seeded, key: { store[$0].transactionId }, signed: { store[$0].signedDate },
             grantsLess: { restriction($0) < restriction($1) }, revoked: { store[$0].revocationDate },
             relevant: { store[$0].purchaseDate.map { $0 <= instant } ?? false },
             same: { store[$0] == store[$1] }, sameFacts: { store[$0].unsigned == store[$1].unsigned },
@@ -47,7 +53,7 @@ struct NewestSnapshots: RebuildStage {
             log: &log)
         if !inconsistent.isEmpty {
             // Every snapshot of such a transaction hides its purchase: any of its chains may be the one it renews.
-            for index in indices where store[index].transactionId.map(inconsistent.contains) ?? false {
+            for index in admitted.admittedIndices where store[index].transactionId.map(inconsistent.contains) ?? false {
                 admitted.hide(store[index])
             }
             for transactionId in inconsistent.sorted() {
@@ -101,8 +107,9 @@ struct NewestSnapshots: RebuildStage {
                     }
                 }) : []
         var unused: Set<String> = []
+        var none: FirstSnapshots?
         var newest = newest(
-            Array(snapshots.indices), key: { snapshots[$0].originalTransactionId },
+            Array(snapshots.indices), seeded: &none, key: { snapshots[$0].originalTransactionId },
             signed: { snapshots[$0].signedDate }, grantsLess: { restriction($0) < restriction($1) },
             revoked: { _ in nil }, relevant: { snapshots[$0].originalTransactionId.map(purchased.contains) ?? false },
             same: { snapshots[$0] == snapshots[$1] },
@@ -135,18 +142,29 @@ struct NewestSnapshots: RebuildStage {
 
     /// The snapshot that speaks for each key at the instant; see `newestTransactions(_:)`.
     private func newest(
-        _ indices: [Int], key: (Int) -> String?, signed: (Int) -> Date?, grantsLess: (Int, Int) -> Bool,
+        _ indices: [Int], seeded: inout FirstSnapshots?, key: (Int) -> String?, signed: (Int) -> Date?,
+        grantsLess: (Int, Int) -> Bool,
         revoked: (Int) -> Date?, relevant: (Int) -> Bool, same: (Int, Int) -> Bool, sameFacts: (Int, Int) -> Bool,
         sameIdentity: (Int, Int) -> Bool = { _, _ in true }, inconsistent: inout Set<String>, json: (Int) -> Data,
         name: (String) -> String, log: inout DiagnosticsLog
     ) -> [String: Int] {
         let instant = self.instant
-        var newest = [String: Int](minimumCapacity: indices.count)
+        var newest: [String: Int] = [:]
         var tied: [String: [Int]] = [:]
         /// The keys with different snapshots at the signedDate of the one used.
         var conflicted: Set<String> = []
         /// The snapshots signed after the instant, by key: rare outside an audit of the past.
         var later: [String: [Int]] = [:]
+        if var first = seeded {
+            // Taken, not copied: the dictionary is changed below.
+            seeded = nil
+            swap(&newest, &first.positions)
+            for index in first.signedAfterInstant {
+                if let id = key(index) { later[id, default: []].append(index) }
+            }
+        } else {
+            newest = [String: Int](minimumCapacity: indices.count)
+        }
         for index in indices {
             guard let id = key(index) else { continue }
             let new = signed(index) ?? .distantPast
