@@ -21,10 +21,31 @@ struct ChainEntry {
     /// The transaction's product, as a position in the chain's `productIds`.
     var product: Int
     var purchaseDate: Date
-    var expiresDate: Date?
-    var revocationDate: Date?
-    var signedDate: Date?
-    var isUpgraded: Bool
+    // The optional dates are kept as dates with a flag each, so that an entry takes 56 bytes rather than 80: a long
+    // history's chains are far larger than the caches, and each pass over them fetches fewer lines from memory.
+    private var expires: Date
+    private var revocation: Date
+    private var signed: Date
+    /// Which of the three dates are present, and isUpgraded.
+    private var flags: UInt8
+
+    init(
+        index: Int, product: Int, purchaseDate: Date, expiresDate: Date?, revocationDate: Date?, signedDate: Date?,
+        isUpgraded: Bool
+    ) {
+        (self.index, self.product, self.purchaseDate) = (index, product, purchaseDate)
+        (expires, revocation, signed) = (
+            expiresDate ?? .distantPast, revocationDate ?? .distantPast, signedDate ?? .distantPast
+        )
+        flags =
+            (expiresDate == nil ? 0 : 1) | (revocationDate == nil ? 0 : 2) | (signedDate == nil ? 0 : 4)
+            | (isUpgraded ? 8 : 0)
+    }
+
+    var expiresDate: Date? { flags & 1 != 0 ? expires : nil }
+    var revocationDate: Date? { flags & 2 != 0 ? revocation : nil }
+    var signedDate: Date? { flags & 4 != 0 ? signed : nil }
+    var isUpgraded: Bool { flags & 8 != 0 }
 }
 
 /// The entries of one chain as the history gives them, with the chain's products.
@@ -37,6 +58,8 @@ struct ChainEntries {
     /// Whether each entry was purchased after the one before it, as a history in purchase order has them: the chain
     /// is then in order without reading its entries again, which a long history would fetch from memory once more.
     private(set) var isInPurchaseOrder = true
+    /// The positions whose product differs from the one before, in order.
+    private(set) var productChanges: [Int] = []
 
     /// Adds the entry of an admitted auto-renewable transaction of `productId`, setting its product.
     mutating func append(_ entry: ChainEntry, productId: String) {
@@ -51,7 +74,10 @@ struct ChainEntries {
             productPositions[productId] = productIds.count
             productIds.append(productId)
         }
-        if let last = entries.last, entry.purchaseDate <= last.purchaseDate { isInPurchaseOrder = false }
+        if let last = entries.last {
+            if entry.purchaseDate <= last.purchaseDate { isInPurchaseOrder = false }
+            if entry.product != last.product { productChanges.append(entries.count) }
+        }
         entries.append(entry)
     }
 }
@@ -61,6 +87,9 @@ struct Chain {
     let store: Store
     let entries: [ChainEntry]
     let productIds: [String]
+    /// The positions whose product differs from the one before, where the entries are in the order appended; nil
+    /// where they were sorted.
+    let productChanges: [Int]?
 
     init(store: Store, entries unsorted: ChainEntries) {
         self.store = store
@@ -75,6 +104,7 @@ struct Chain {
         let isSorted =
             unsorted.isInPurchaseOrder || zip(entries, entries.dropFirst()).allSatisfy { !precedes($1, $0) }
         self.entries = isSorted ? entries : entries.sorted(by: precedes)
+        productChanges = isSorted ? unsorted.productChanges : nil
     }
 
     var count: Int { entries.count }
@@ -107,13 +137,23 @@ struct ChainContext {
         self.renewalInfo = renewalInfo
         self.events = events
         var nextOtherProduct = [Int?](repeating: nil, count: chain.count)
-        var following: Int?
-        for index in chain.indices.reversed() {
-            nextOtherProduct[index] = following
-            if let next = following, chain.entries[next].product == chain.entries[index].product {
-                nextOtherProduct[index] = nextOtherProduct[next]
+        if let changes = chain.productChanges {
+            // Known from appending: each position's next other product is where its product's run ends. The entries
+            // are not read again, which a long history would fetch from memory.
+            var start = 0
+            for change in changes {
+                for index in start..<change { nextOtherProduct[index] = change }
+                start = change
             }
-            following = index
+        } else {
+            var following: Int?
+            for index in chain.indices.reversed() {
+                nextOtherProduct[index] = following
+                if let next = following, chain.entries[next].product == chain.entries[index].product {
+                    nextOtherProduct[index] = nextOtherProduct[next]
+                }
+                following = index
+            }
         }
         self.nextOtherProduct = nextOtherProduct
     }
