@@ -36,13 +36,55 @@ struct AdmittedEntries {
     var hasUntrustedTransactions = false
 }
 
+/// A transaction id as a key of the newest snapshots. An id written as a decimal number without leading zeros, as
+/// Apple writes them, is held as its value, so that the key is hashed without its string and the snapshots' dictionary
+/// holds no string to retain and release (a long history's ids are each a string of their own in memory, fetched
+/// again by each visit); any other id is held as it is. Two ids are the same key exactly when they are the same
+/// string: a number is never held as text.
+enum TransactionKey: Hashable {
+    case number(UInt64)
+    case text(String)
+
+    init(_ id: String) {
+        let number = id.utf8.withContiguousStorageIfAvailable { bytes -> UInt64? in
+            // At most 19 digits, below 2^64; "0" alone, but no other leading zero, so that the number is the id.
+            guard let first = bytes.first, bytes.count <= 19, first != UInt8(ascii: "0") || bytes.count == 1 else {
+                return nil
+            }
+            var value: UInt64 = 0
+            for byte in bytes {
+                let digit = byte &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                value = value &* 10 &+ UInt64(digit)
+            }
+            return value
+        }
+        self = number.flatMap { $0.map(TransactionKey.number) } ?? .text(id)
+    }
+
+    /// The transaction id.
+    var id: String {
+        switch self {
+        case .number(let value): String(value)
+        case .text(let id): id
+        }
+    }
+
+    func hash(into hasher: inout Hasher) {
+        switch self {
+        case .number(let value): hasher.combine(value)
+        case .text(let id): hasher.combine(id)
+        }
+    }
+}
+
 /// The first admitted snapshot of each transaction id in the history's order, noted while admission reads each payload
 /// (a long history's payloads are far larger than the caches, so reading them once more for the newest snapshots would
 /// fetch each from memory again). `NewestSnapshots` then offers only the other snapshots, in order, as if it had seen
 /// every one: for each transaction id, its first snapshot comes before the others either way.
 struct FirstSnapshots {
     /// The position of each transaction id's first snapshot.
-    var positions: [String: Int]
+    var positions: [TransactionKey: Int]
     /// The positions of the snapshots whose transaction id an earlier one has, in order: usually none.
     private(set) var others: [Int] = []
     /// The positions of the first snapshots signed after the instant, in order.
@@ -53,12 +95,12 @@ struct FirstSnapshots {
 
     init(historyCount: Int) {
         self.historyCount = historyCount
-        positions = [String: Int](minimumCapacity: historyCount)
+        positions = [TransactionKey: Int](minimumCapacity: historyCount)
     }
 
     /// Notes the admitted snapshot at `index`, read in place.
     mutating func offer(_ transaction: UnsafePointer<TransactionPayload>, at index: Int, instant: Date) {
-        guard let id = transaction.pointee.transactionId else { return }
+        guard let id = transaction.pointee.transactionId.map(TransactionKey.init) else { return }
         // One lookup for an id seen first, as most are; the first snapshot is put back for a later one.
         if let first = positions.updateValue(index, forKey: id) {
             positions[id] = first

@@ -24,7 +24,7 @@ struct NewestSnapshots: RebuildStage {
     /// out (another environment or app, none, missing or impossible fields) might have spoken for the instant, or
     /// where its snapshots disagree on what never changes (originalTransactionId, productId, purchaseDate).
     /// Returns positions in `admitted.transactions`.
-    func newestTransactions(_ admitted: inout AdmittedEntries, log: inout DiagnosticsLog) -> [String: Int] {
+    func newestTransactions(_ admitted: inout AdmittedEntries, log: inout DiagnosticsLog) -> [TransactionKey: Int] {
         let (store, instant) = (admitted.transactions, instant)
         func restriction(_ index: Int) -> (Int, Date, Int, Date) {
             let transaction = store[index]
@@ -33,31 +33,35 @@ struct NewestSnapshots: RebuildStage {
                 transaction.isUpgraded == true ? 0 : 1, transaction.expiresDate ?? .distantPast
             )
         }
-        var inconsistent: Set<String> = []
+        var inconsistent: Set<TransactionKey> = []
         // Admission noted each transaction id's first snapshot as it read the history: only the others are offered,
         // with the transactions that notifications added after the history's own.
-        var seeded = admitted.firstSnapshots
-        admitted.firstSnapshots = nil
         let offered =
-            seeded.map { $0.others + admitted.transactions.indices.dropFirst($0.historyCount) }
+            admitted.firstSnapshots.map { $0.others + admitted.transactions.indices.dropFirst($0.historyCount) }
             ?? admitted.admittedIndices
+        var seeded = admitted.firstSnapshots.map {
+            (positions: $0.positions, signedAfterInstant: $0.signedAfterInstant)
+        }
+        admitted.firstSnapshots = nil
         var newest = newest(
-            offered, seeded: &seeded, key: { store[$0].transactionId }, signed: { store[$0].signedDate },
+            offered, seeded: &seeded, key: { store[$0].transactionId.map(TransactionKey.init) },
+            signed: { store[$0].signedDate },
             grantsLess: { restriction($0) < restriction($1) }, revoked: { store[$0].revocationDate },
             relevant: { store[$0].purchaseDate.map { $0 <= instant } ?? false },
             same: { store[$0] == store[$1] }, sameFacts: { store[$0].unsigned == store[$1].unsigned },
             sameIdentity: {
                 store[$0].originalTransactionId == store[$1].originalTransactionId
                     && store[$0].productId == store[$1].productId && store[$0].purchaseDate == store[$1].purchaseDate
-            }, inconsistent: &inconsistent, json: { Self.json(of: store[$0]) }, name: { "transaction \($0)" },
+            }, inconsistent: &inconsistent, json: { Self.json(of: store[$0]) }, name: { "transaction \($0.id)" },
             log: &log)
         if !inconsistent.isEmpty {
             // Every snapshot of such a transaction hides its purchase: any of its chains may be the one it renews.
-            for index in admitted.admittedIndices where store[index].transactionId.map(inconsistent.contains) ?? false {
+            for index in admitted.admittedIndices
+            where store[index].transactionId.map({ inconsistent.contains(TransactionKey($0)) }) ?? false {
                 admitted.hide(store[index])
             }
-            for transactionId in inconsistent.sorted() {
-                newest[transactionId] = nil
+            for transactionId in inconsistent.map(\.id).sorted() {
+                newest[TransactionKey(transactionId)] = nil
                 admitted.hasUntrustedTransactions = true
                 log.report(
                     .inconsistentTransaction,
@@ -66,11 +70,11 @@ struct NewestSnapshots: RebuildStage {
             }
         }
         for (transactionId, rejectedDate) in admitted.rejected {
-            guard let kept = newest[transactionId],
+            guard let kept = newest[TransactionKey(transactionId)],
                 distrusts(kept: admitted.transactions[kept].signedDate, leftOut: rejectedDate)
             else { continue }
             admitted.hide(admitted.transactions[kept])
-            newest[transactionId] = nil
+            newest[TransactionKey(transactionId)] = nil
             admitted.hasUntrustedTransactions = true
             log.report(
                 .untrustedSnapshot,
@@ -107,7 +111,7 @@ struct NewestSnapshots: RebuildStage {
                     }
                 }) : []
         var unused: Set<String> = []
-        var none: FirstSnapshots?
+        var none: (positions: [String: Int], signedAfterInstant: [Int])?
         var newest = newest(
             Array(snapshots.indices), seeded: &none, key: { snapshots[$0].originalTransactionId },
             signed: { snapshots[$0].signedDate }, grantsLess: { restriction($0) < restriction($1) },
@@ -141,20 +145,21 @@ struct NewestSnapshots: RebuildStage {
     }
 
     /// The snapshot that speaks for each key at the instant; see `newestTransactions(_:)`.
-    private func newest(
-        _ indices: [Int], seeded: inout FirstSnapshots?, key: (Int) -> String?, signed: (Int) -> Date?,
+    private func newest<Key: Hashable>(
+        _ indices: [Int], seeded: inout (positions: [Key: Int], signedAfterInstant: [Int])?, key: (Int) -> Key?,
+        signed: (Int) -> Date?,
         grantsLess: (Int, Int) -> Bool,
         revoked: (Int) -> Date?, relevant: (Int) -> Bool, same: (Int, Int) -> Bool, sameFacts: (Int, Int) -> Bool,
-        sameIdentity: (Int, Int) -> Bool = { _, _ in true }, inconsistent: inout Set<String>, json: (Int) -> Data,
-        name: (String) -> String, log: inout DiagnosticsLog
-    ) -> [String: Int] {
+        sameIdentity: (Int, Int) -> Bool = { _, _ in true }, inconsistent: inout Set<Key>, json: (Int) -> Data,
+        name: (Key) -> String, log: inout DiagnosticsLog
+    ) -> [Key: Int] {
         let instant = self.instant
-        var newest: [String: Int] = [:]
-        var tied: [String: [Int]] = [:]
+        var newest: [Key: Int] = [:]
+        var tied: [Key: [Int]] = [:]
         /// The keys with different snapshots at the signedDate of the one used.
-        var conflicted: Set<String> = []
+        var conflicted: Set<Key> = []
         /// The snapshots signed after the instant, by key: rare outside an audit of the past.
-        var later: [String: [Int]] = [:]
+        var later: [Key: [Int]] = [:]
         if var first = seeded {
             // Taken, not copied: the dictionary is changed below.
             seeded = nil
@@ -163,7 +168,7 @@ struct NewestSnapshots: RebuildStage {
                 if let id = key(index) { later[id, default: []].append(index) }
             }
         } else {
-            newest = [String: Int](minimumCapacity: indices.count)
+            newest = [Key: Int](minimumCapacity: indices.count)
         }
         for index in indices {
             guard let id = key(index) else { continue }

@@ -83,8 +83,8 @@ struct Rebuild: RebuildStage {
     /// so does the evaluation returned. The entries of the original transaction ids in `apart` are evaluated each on
     /// their own, so that `Staleness` can evaluate them again at a later instant.
     private func evaluate(
-        _ admitted: AdmittedEntries, newest: [String: Int], renewalInfos: [String: RenewalInfoPayload], store: Store,
-        log: DiagnosticsLog, apart: Set<String>
+        _ admitted: AdmittedEntries, newest: [TransactionKey: Int], renewalInfos: [String: RenewalInfoPayload],
+        store: Store, log: DiagnosticsLog, apart: Set<String>
     ) -> Evaluation {
         var log = log
         let facts = admitted.facts
