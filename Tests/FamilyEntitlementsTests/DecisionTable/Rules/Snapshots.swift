@@ -232,6 +232,16 @@ extension DecisionRow {
                 customer: .equals(.active), diagnostics: [.signedAfterInstant]),
             DecisionRow(
                 rule: .snapshots,
+                name:
+                    "a purchase after the instant whose snapshots, all signed later, disagree: nothing is set aside yet",
+                source: "decision table: a transaction purchased after the instant does not count yet",
+                history: History(transactions: [
+                    Given.subscription("1402", from: 20, to: 50, signed: 20),
+                    Given.subscription("1402", from: 20, to: 60, signed: 30),
+                ]), asOf: 10,
+                products: [], customer: .equals(.new), diagnostics: []),
+            DecisionRow(
+                rule: .snapshots,
                 name: "audit from snapshots all signed later: an extension signed later does not reach back",
                 source: "decision table: the snapshot signed nearest the instant speaks for it",
                 history: History(transactions: [
@@ -257,6 +267,28 @@ extension DecisionRow {
                 ]), asOf: 10,
                 products: [
                     ProductExpectation(Given.lifetime, .revoked, access: false) {
+                        $0.revocationCause = .equals(.refund)
+                        $0.causeInferred = .equals(false)
+                    }
+                ],
+                diagnostics: [.signedAfterInstant]),
+            DecisionRow(
+                rule: .snapshots,
+                name: "two later snapshots revoking by the instant: the earlier revocation is used, with its cause",
+                source: "decision table: a later snapshot may take access away, and the one that takes it first speaks",
+                history: History(transactions: [
+                    Given.subscription("1401", from: 0, to: 30, signed: 120) {
+                        $0.revocationDate = Given.day(8)
+                        $0.revocationType = .refundProrated
+                    },
+                    monthly,
+                    Given.subscription("1401", from: 0, to: 30, signed: 100) {
+                        $0.revocationDate = Given.day(5)
+                        $0.revocationType = .refundFull
+                    },
+                ]), asOf: 10,
+                products: [
+                    ProductExpectation(Given.monthly, .revoked, access: false) {
                         $0.revocationCause = .equals(.refund)
                         $0.causeInferred = .equals(false)
                     }
