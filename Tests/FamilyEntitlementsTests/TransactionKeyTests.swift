@@ -36,6 +36,12 @@ struct TransactionKeyTests {
         for id in ids {
             let key = TransactionKey(id)
             #expect(key.id == id)
+            // A string without contiguous storage (bridged from Foundation) is read byte by byte, to the same key.
+            if case .number(let value) = key {
+                #expect(TransactionKey.number(id.utf8.lazy.map { $0 }) == value)
+            } else {
+                #expect(TransactionKey.number(id.utf8.lazy.map { $0 }) == nil)
+            }
             if case .number = key { numbers += 1 }
         }
         // Both forms are drawn, so that the comparisons below cross them.

@@ -46,20 +46,25 @@ enum TransactionKey: Hashable {
     case text(String)
 
     init(_ id: String) {
-        let number = id.utf8.withContiguousStorageIfAvailable { bytes -> UInt64? in
-            // At most 19 digits, below 2^64; "0" alone, but no other leading zero, so that the number is the id.
-            guard let first = bytes.first, bytes.count <= 19, first != UInt8(ascii: "0") || bytes.count == 1 else {
-                return nil
-            }
-            var value: UInt64 = 0
-            for byte in bytes {
-                let digit = byte &- UInt8(ascii: "0")
-                guard digit < 10 else { return nil }
-                value = value &* 10 &+ UInt64(digit)
-            }
-            return value
+        // In place where the string is stored as contiguous UTF-8, as a decoded one is; byte by byte otherwise (a
+        // string bridged from Foundation on Apple systems), so that the same id is always the same key.
+        let number = id.utf8.withContiguousStorageIfAvailable { Self.number($0) } ?? Self.number(id.utf8)
+        self = number.map(TransactionKey.number) ?? .text(id)
+    }
+
+    /// The value of an id written as a decimal without leading zeros, of at most 19 digits (below 2^64); "0" alone is
+    /// one, so that the number gives back the id. Nil for any other id.
+    static func number(_ bytes: some Collection<UInt8>) -> UInt64? {
+        guard let first = bytes.first, bytes.count <= 19, first != UInt8(ascii: "0") || bytes.count == 1 else {
+            return nil
         }
-        self = number.flatMap { $0.map(TransactionKey.number) } ?? .text(id)
+        var value: UInt64 = 0
+        for byte in bytes {
+            let digit = byte &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
+            value = value &* 10 &+ UInt64(digit)
+        }
+        return value
     }
 
     /// The transaction id.
