@@ -18,6 +18,11 @@ struct AdmittedEntries {
     /// The first admitted snapshot of each transaction id, taken as admission reads each payload; nil where a
     /// history's end lies at a fraction of a millisecond, since rule 1 compares snapshots at whole milliseconds.
     var firstSnapshots: FirstSnapshots?
+    /// The entries of the admitted auto-renewable transactions, in the order of their positions, with the products and
+    /// chains they name as numbers.
+    var chainRecords: [ChainRecord] = []
+    var products = ProductNumbers()
+    var chains = ChainNumbers()
     var renewalInfos: [RenewalInfoPayload] = []
     /// The newest signedDate of the snapshots left out, by transaction id: they may carry a refund.
     var rejected: [String: Date] = [:]
@@ -171,28 +176,34 @@ struct Admission: RebuildStage {
     func admit(
         _ history: History, collectingBoundariesFor staleness: Staleness? = nil, log: inout DiagnosticsLog
     ) -> AdmittedEntries {
-        var admitted = AdmittedEntries(transactions: history.transactions, instant: instant)
         let boundaries = staleness.map(Staleness.BoundaryReader.init)
         var collected: [(date: Date, reach: Staleness.Reach)] = []
         var fractional: [Int] = []
         var first = FirstSnapshots(historyCount: history.transactions.count)
-        // Read in place: copying each payload out of the array would retain every one of its strings.
-        history.transactions.withUnsafeBufferPointer { buffer in
-            guard let transactions = buffer.baseAddress else { return }
+        // Read in place: copying each payload out of the array would retain every one of its strings. The entries are
+        // made inside the closure and returned from it, so that they are moved out rather than copied.
+        var admitted = history.transactions.withUnsafeBufferPointer { buffer in
+            var admitted = AdmittedEntries(transactions: history.transactions, instant: instant)
+            guard let transactions = buffer.baseAddress else { return admitted }
             for index in buffer.indices {
                 let transaction = transactions + index
                 boundaries?.add(transaction) { collected.append(($0, $1)) }
-                if TransactionPayload.hasFractionalEnds(transaction) { fractional.append(index) }
+                let isFractional = TransactionPayload.hasFractionalEnds(transaction)
+                if isFractional { fractional.append(index) }
                 if isPlainlyAdmissible(transaction, bundleSeen: admitted.bundleSeen.first)
                     || isAdmissible(
                         transaction.pointee, what: "transaction \(transaction.pointee.id)", &admitted, log: &log)
                 {
                     first.offer(transaction, at: index, instant: instant)
+                    noteChained(
+                        transaction, at: index, takingEndsDown: isFractional, in: &admitted,
+                        reserving: buffer.count - index + history.notifications.count)
                 } else {
                     admitted.excluded.insert(index)
                     admitted.reject(transaction.pointee)
                 }
             }
+            return admitted
         }
         if staleness != nil { admitted.transactionBoundaries = collected }
         // Rule 1 compares snapshots at whole milliseconds: where an end is taken down, the newest snapshots are found
@@ -229,6 +240,32 @@ struct Admission: RebuildStage {
         admitted.facts.appleStatuses[originalId, default: []].append(
             AppleStatusNotice(
                 status: status, date: date, source: .subscriptionStatuses(group: snapshot.subscriptionGroupIdentifier)))
+    }
+
+    /// Notes the entry of an admitted transaction, read in place, where it is auto-renewable by its own type, or by its
+    /// product's in the catalog where it gives none, numbering its product and its chain. With `takingEndsDown`, its
+    /// ends are taken down to their whole milliseconds, as the payload's are after the pass. The first entry reserves
+    /// room for `count`, as many as may follow it, so that a long history's entries are never copied as they grow.
+    private func noteChained(
+        _ transaction: UnsafePointer<TransactionPayload>, at index: Int, takingEndsDown: Bool,
+        in admitted: inout AdmittedEntries, reserving count: Int
+    ) {
+        let type =
+            transaction.pointee.type
+            ?? (catalogProducts.isEmpty
+                ? nil : transaction.pointee.productId.flatMap { catalogProducts[ProductID($0)]?.type })
+        // Admission keeps no transaction without both ids.
+        guard type == .autoRenewable, let productId = transaction.pointee.productId,
+            let originalId = transaction.pointee.originalTransactionId
+        else { return }
+        let chain = admitted.chains.number(of: originalId)
+        // A chain usually renews the product it named last: compared first, before any hashing.
+        let product = admitted.products.number(of: productId, guess: admitted.chains.lastProducts[chain])
+        admitted.chains.lastProducts[chain] = product
+        var entry = ChainEntry(transaction, index: index, product: product)
+        if takingEndsDown { entry.takeEndsDown() }
+        if admitted.chainRecords.isEmpty { admitted.chainRecords.reserveCapacity(count) }
+        admitted.chainRecords.append(ChainRecord(entry: entry, chain: chain))
     }
 
     /// Whether a transaction may take part and has nothing to report: the common case, checked without mutation, so
@@ -345,6 +382,10 @@ struct Admission: RebuildStage {
             if isAdmissible(transaction, what: "transaction \(transaction.id) in \(name)", &admitted, log: &log) {
                 var whole = transaction
                 whole.takeEndsDown()
+                let index = admitted.transactions.count
+                withUnsafePointer(to: whole) {
+                    noteChained($0, at: index, takingEndsDown: false, in: &admitted, reserving: 1)
+                }
                 admitted.transactions.append(whole)
                 if let transactionId = transaction.transactionId {
                     admitted.facts.notifications[transactionId, default: []].insert(mention)

@@ -42,6 +42,21 @@ struct ChainEntry {
             | (isUpgraded ? 8 : 0)
     }
 
+    /// The entry of the transaction at `index`, of the product numbered `product`, read in place: a copy of the payload
+    /// would retain each of its strings.
+    init(_ transaction: UnsafePointer<TransactionPayload>, index: Int, product: Int) {
+        self.init(
+            index: index, product: product, purchaseDate: transaction.pointee.purchaseDate ?? .distantPast,
+            expiresDate: transaction.pointee.expiresDate, revocationDate: transaction.pointee.revocationDate,
+            signedDate: transaction.pointee.signedDate, isUpgraded: transaction.pointee.isUpgraded == true)
+    }
+
+    /// Takes the ends down as `TransactionPayload.takeEndsDown()` does a payload's.
+    mutating func takeEndsDown() {
+        if let expiresDate { expires = MillisecondDate.whole(expiresDate, .down) }
+        if let revocationDate { revocation = MillisecondDate.whole(revocationDate, .down) }
+    }
+
     var expiresDate: Date? { flags & 1 != 0 ? expires : nil }
     var revocationDate: Date? { flags & 2 != 0 ? revocation : nil }
     var signedDate: Date? { flags & 4 != 0 ? signed : nil }
@@ -53,26 +68,32 @@ struct ChainEntries {
     var entries: [ChainEntry] = []
     /// The products the chain names, in the order first seen: usually one to three.
     var productIds: [String] = []
-    /// Each product's position in `productIds`: a hostile chain may name a product per transaction.
-    private var productPositions: [String: Int] = [:]
+    /// Each product's number in the rebuild's `ProductNumbers`, position by position.
+    private var productNumbers: [Int] = []
+    /// Each product's position in `productIds`, by number: a hostile chain may name a product per transaction.
+    private var productPositions: [Int: Int] = [:]
     /// Whether each entry was purchased after the one before it, as a history in purchase order has them: the chain
     /// is then in order without reading its entries again, which a long history would fetch from memory once more.
     private(set) var isInPurchaseOrder = true
     /// The positions whose product differs from the one before, in order.
     private(set) var productChanges: [Int] = []
 
-    /// Adds the entry of an admitted auto-renewable transaction of `productId`, setting its product.
-    mutating func append(_ entry: ChainEntry, productId: String) {
+    /// Adds the entry of an admitted auto-renewable transaction whose `product` is its number in `products`, setting
+    /// its product in the chain; the first entry reserves room for `count`, as many as the chain may take.
+    mutating func append(_ entry: ChainEntry, of products: ProductNumbers, reserving count: Int) {
         var entry = entry
+        let product = entry.product
+        if entries.isEmpty { entries.reserveCapacity(count) }
         // Renewals usually name the product of the transaction before them: one comparison, no hashing.
-        if let last = entries.last?.product, productIds[last] == productId {
+        if let last = entries.last?.product, productNumbers[last] == product {
             entry.product = last
-        } else if let known = productPositions[productId] {
+        } else if let known = productPositions[product] {
             entry.product = known
         } else {
             entry.product = productIds.count
-            productPositions[productId] = productIds.count
-            productIds.append(productId)
+            productPositions[product] = productIds.count
+            productIds.append(products.ids[product])
+            productNumbers.append(product)
         }
         if let last = entries.last {
             if entry.purchaseDate <= last.purchaseDate { isInPurchaseOrder = false }

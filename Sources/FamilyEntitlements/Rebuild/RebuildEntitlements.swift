@@ -92,7 +92,9 @@ struct Rebuild: RebuildStage {
         var hiddenPurchases = admitted.hiddenPurchases
         let oneTime = OneTimePurchases(scope: scope)
         var candidates = CandidatesByProduct()
-        var subscriptions: [String: ChainEntries] = [:]
+        // By chain number: each chain's entries are reserved whole where its first one is appended.
+        var subscriptions =
+            admitted.chains.count == 0 ? [] : [ChainEntries](repeating: ChainEntries(), count: admitted.chains.count)
         var groups: [String: EvaluationGroup] = [:]
         var namesAPurchase = false
         var cost = RebuildCost()
@@ -104,21 +106,25 @@ struct Rebuild: RebuildStage {
         // In the history's own order, which is usually the order of purchase, so that chains rarely need sorting.
         var isNewest = [Bool](repeating: false, count: store.count)
         for index in newest.values { isNewest[index] = true }
+        // The auto-renewable transactions are grouped from admission's records, in the same order: their payloads are
+        // not read again.
+        let records = admitted.chainRecords
+        var next = 0
         for index in store.indices where isNewest[index] {
+            while next < records.count, records[next].entry.index < index { next += 1 }
+            if next < records.count, records[next].entry.index == index {
+                let record = records[next]
+                guard record.entry.purchaseDate <= instant else { continue }
+                namesAPurchase = true
+                subscriptions[record.chain].append(
+                    record.entry, of: admitted.products, reserving: admitted.chains.counts[record.chain])
+                continue
+            }
             guard let purchase = store[index].purchaseDate, purchase <= instant,
                 let productId = store[index].productId, let originalId = store[index].originalTransactionId
             else { continue }
             let type = store[index].type ?? catalogProducts[ProductID(productId)]?.type
             switch type {
-            // The most frequent type first: each case compares the type's raw string.
-            case .autoRenewable?:
-                namesAPurchase = true
-                // Field by field: the payload itself is read in place, never copied.
-                let entry = ChainEntry(
-                    index: index, product: 0, purchaseDate: purchase, expiresDate: store[index].expiresDate,
-                    revocationDate: store[index].revocationDate, signedDate: store[index].signedDate,
-                    isUpgraded: store[index].isUpgraded == true)
-                subscriptions[originalId, default: ChainEntries()].append(entry, productId: productId)
             case .consumable?:
                 hiddenHere.append((originalId, purchase))
                 if store[index].inAppOwnershipType == .familyShared {
@@ -141,12 +147,14 @@ struct Rebuild: RebuildStage {
             }
         }
         if !subscriptions.isEmpty {
-            for (originalId, purchase) in hiddenHere where subscriptions[originalId] != nil {
+            for (originalId, purchase) in hiddenHere
+            where admitted.chains.existingNumber(of: originalId).map({ !subscriptions[$0].entries.isEmpty }) ?? false {
                 // Each was purchased by the instant (the loop above skips later ones), as `AdmittedEntries.hide` asks.
                 AdmittedEntries.noteHidden(purchase, of: originalId, in: &hiddenPurchases)
             }
         }
-        for (originalId, entries) in subscriptions {
+        for (number, entries) in subscriptions.enumerated() where !entries.entries.isEmpty {
+            let originalId = admitted.chains.originalIds[number]
             let chain = Chain(store: store, entries: entries)
             // A renewal info describes the chain's newest transaction: where that one was left out or not trusted,
             // it says nothing about the older transactions that take part.
