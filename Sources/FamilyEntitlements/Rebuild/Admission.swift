@@ -51,10 +51,14 @@ enum TransactionKey: Hashable {
     case text(String)
 
     init(_ id: String) {
-        // In place where the string is stored as contiguous UTF-8, as a decoded one is; byte by byte otherwise (a
-        // string bridged from Foundation on Apple systems), so that the same id is always the same key.
-        let number = id.utf8.withContiguousStorageIfAvailable { Self.number($0) } ?? Self.number(id.utf8)
-        self = number.map(TransactionKey.number) ?? .text(id)
+        self = Self.value(of: id).map(TransactionKey.number) ?? .text(id)
+    }
+
+    /// The value of `id` where it is written as a decimal without leading zeros, as `number(_:)` reads it. In place
+    /// where the string is stored as contiguous UTF-8, as a decoded one is; byte by byte otherwise (a string bridged
+    /// from Foundation on Apple systems), so that the same id always has the same value.
+    static func value(of id: String) -> UInt64? {
+        id.utf8.withContiguousStorageIfAvailable { number($0) } ?? number(id.utf8)
     }
 
     /// The value of an id written as a decimal without leading zeros, of at most 19 digits (below 2^64); "0" alone is
@@ -92,9 +96,12 @@ enum TransactionKey: Hashable {
 /// (a long history's payloads are far larger than the caches, so reading them once more for the newest snapshots would
 /// fetch each from memory again). `NewestSnapshots` then offers only the other snapshots, in order, as if it had seen
 /// every one: for each transaction id, its first snapshot comes before the others either way.
+///
+/// Keyed by the ids' values (`TransactionKey.value(of:)`): a key holds no string, so the dictionary is half the size and
+/// is freed without visiting its keys. A history with an id of any other form is left to the general path.
 struct FirstSnapshots {
-    /// The position of each transaction id's first snapshot.
-    var positions: [TransactionKey: Int]
+    /// The position of each transaction id's first snapshot, by the id's value.
+    var positions: [UInt64: Int]
     /// The positions of the snapshots whose transaction id an earlier one has, in order: usually none.
     private(set) var others: [Int] = []
     /// The positions of the first snapshots signed after the instant, in order.
@@ -102,15 +109,21 @@ struct FirstSnapshots {
 
     /// How many transactions the history holds: the positions after them are of transactions notifications added.
     let historyCount: Int
+    /// Whether an admitted transaction id is not a decimal without leading zeros: the snapshots are then not keyed here.
+    private(set) var namesOtherIds = false
 
     init(historyCount: Int) {
         self.historyCount = historyCount
-        positions = [TransactionKey: Int](minimumCapacity: historyCount)
+        positions = [UInt64: Int](minimumCapacity: historyCount)
     }
 
     /// Notes the admitted snapshot at `index`, read in place.
     mutating func offer(_ transaction: UnsafePointer<TransactionPayload>, at index: Int, instant: Date) {
-        guard let id = transaction.pointee.transactionId.map(TransactionKey.init) else { return }
+        guard !namesOtherIds, let transactionId = transaction.pointee.transactionId else { return }
+        guard let id = TransactionKey.value(of: transactionId) else {
+            namesOtherIds = true
+            return
+        }
         // One lookup for an id seen first, as most are; the first snapshot is put back for a later one.
         if let first = positions.updateValue(index, forKey: id) {
             positions[id] = first
@@ -207,8 +220,8 @@ struct Admission: RebuildStage {
         }
         if staleness != nil { admitted.transactionBoundaries = collected }
         // Rule 1 compares snapshots at whole milliseconds: where an end is taken down, the newest snapshots are found
-        // after it, from every snapshot.
-        if fractional.isEmpty { admitted.firstSnapshots = first }
+        // after it, from every snapshot; so they are where an id is not a number.
+        if fractional.isEmpty, !first.namesOtherIds { admitted.firstSnapshots = first }
         // Rule 1: ends and revocations are decided at whole milliseconds, taken down; the history keeps them as sent.
         for index in fractional { admitted.transactions[index].takeEndsDown() }
         for renewalInfo in history.renewalInfos {

@@ -23,8 +23,39 @@ struct NewestSnapshots: RebuildStage {
     /// A transaction grants nothing, and its purchase is noted as hidden for its chain, where a snapshot that was left
     /// out (another environment or app, none, missing or impossible fields) might have spoken for the instant, or
     /// where its snapshots disagree on what never changes (originalTransactionId, productId, purchaseDate).
-    /// Returns positions in `admitted.transactions`.
-    func newestTransactions(_ admitted: inout AdmittedEntries, log: inout DiagnosticsLog) -> [TransactionKey: Int] {
+    /// Returns, position by position in `admitted.transactions`, whether the snapshot there is the one used, and how
+    /// many are.
+    func newestTransactions(
+        _ admitted: inout AdmittedEntries, log: inout DiagnosticsLog
+    ) -> (isNewest: [Bool], count: Int) {
+        // Admission noted each transaction id's first snapshot, by the id's value, as it read the history: only the
+        // others are offered, with the transactions that notifications added after the history's own, where their ids
+        // are numbers too. The first snapshots are taken, not copied: the dictionary is changed in place.
+        var seeded = admitted.firstSnapshots.map {
+            (positions: $0.positions, signedAfterInstant: $0.signedAfterInstant)
+        }
+        let transactions = admitted.transactions
+        let offered = admitted.firstSnapshots.map { $0.others + transactions.indices.dropFirst($0.historyCount) }
+        let added = admitted.firstSnapshots.map { transactions.dropFirst($0.historyCount) } ?? []
+        admitted.firstSnapshots = nil
+        if let offered, added.allSatisfy({ $0.transactionId.map { TransactionKey.value(of: $0) != nil } ?? true }) {
+            return newestTransactions(
+                &admitted, offered: offered, seeded: &seeded, key: TransactionKey.value(of:), id: { String($0) },
+                log: &log)
+        }
+        var none: (positions: [TransactionKey: Int], signedAfterInstant: [Int])?
+        return newestTransactions(
+            &admitted, offered: admitted.admittedIndices, seeded: &none, key: TransactionKey.init, id: \.id, log: &log)
+    }
+
+    /// `newestTransactions(_:log:)` with the transactions keyed by `key`, which gives two ids the same key exactly where
+    /// they are the same string, and `id` gives back; `seeded` holds the first snapshots admission noted, in which case
+    /// `offered` holds only the others.
+    private func newestTransactions<Key: Hashable>(
+        _ admitted: inout AdmittedEntries, offered: [Int],
+        seeded: inout (positions: [Key: Int], signedAfterInstant: [Int])?, key: (String) -> Key?,
+        id: (Key) -> String, log: inout DiagnosticsLog
+    ) -> (isNewest: [Bool], count: Int) {
         let (store, instant) = (admitted.transactions, instant)
         func restriction(_ index: Int) -> (Int, Date, Int, Date) {
             let transaction = store[index]
@@ -33,18 +64,9 @@ struct NewestSnapshots: RebuildStage {
                 transaction.isUpgraded == true ? 0 : 1, transaction.expiresDate ?? .distantPast
             )
         }
-        var inconsistent: Set<TransactionKey> = []
-        // Admission noted each transaction id's first snapshot as it read the history: only the others are offered,
-        // with the transactions that notifications added after the history's own.
-        let offered =
-            admitted.firstSnapshots.map { $0.others + admitted.transactions.indices.dropFirst($0.historyCount) }
-            ?? admitted.admittedIndices
-        var seeded = admitted.firstSnapshots.map {
-            (positions: $0.positions, signedAfterInstant: $0.signedAfterInstant)
-        }
-        admitted.firstSnapshots = nil
+        var inconsistent: Set<Key> = []
         var newest = newest(
-            offered, seeded: &seeded, key: { store[$0].transactionId.map(TransactionKey.init) },
+            offered, seeded: &seeded, key: { store[$0].transactionId.flatMap(key) },
             signed: { store[$0].signedDate },
             grantsLess: { restriction($0) < restriction($1) }, revoked: { store[$0].revocationDate },
             relevant: { store[$0].purchaseDate.map { $0 <= instant } ?? false },
@@ -52,36 +74,39 @@ struct NewestSnapshots: RebuildStage {
             sameIdentity: {
                 store[$0].originalTransactionId == store[$1].originalTransactionId
                     && store[$0].productId == store[$1].productId && store[$0].purchaseDate == store[$1].purchaseDate
-            }, inconsistent: &inconsistent, json: { Self.json(of: store[$0]) }, name: { "transaction \($0.id)" },
+            }, inconsistent: &inconsistent, json: { Self.json(of: store[$0]) }, name: { "transaction \(id($0))" },
             log: &log)
         if !inconsistent.isEmpty {
             // Every snapshot of such a transaction hides its purchase: any of its chains may be the one it renews.
             for index in admitted.admittedIndices
-            where store[index].transactionId.map({ inconsistent.contains(TransactionKey($0)) }) ?? false {
+            where store[index].transactionId.flatMap(key).map({ inconsistent.contains($0) }) ?? false {
                 admitted.hide(store[index])
             }
-            for transactionId in inconsistent.map(\.id).sorted() {
-                newest[TransactionKey(transactionId)] = nil
+            for transaction in inconsistent.sorted(by: { id($0) < id($1) }) {
+                newest[transaction] = nil
                 admitted.hasUntrustedTransactions = true
                 log.report(
                     .inconsistentTransaction,
-                    "transaction \(transactionId) has snapshots that disagree on its originalTransactionId, productId "
-                        + "or purchaseDate, which never change; it grants nothing")
+                    "transaction \(id(transaction)) has snapshots that disagree on its originalTransactionId, "
+                        + "productId or purchaseDate, which never change; it grants nothing")
             }
         }
         for (transactionId, rejectedDate) in admitted.rejected {
-            guard let kept = newest[TransactionKey(transactionId)],
+            // An id that has no key names no admitted snapshot.
+            guard let transaction = key(transactionId), let kept = newest[transaction],
                 distrusts(kept: admitted.transactions[kept].signedDate, leftOut: rejectedDate)
             else { continue }
             admitted.hide(admitted.transactions[kept])
-            newest[TransactionKey(transactionId)] = nil
+            newest[transaction] = nil
             admitted.hasUntrustedTransactions = true
             log.report(
                 .untrustedSnapshot,
                 "transaction \(transactionId) has a newer snapshot that was left out; older snapshots are not "
                     + "trusted to grant, so it grants nothing")
         }
-        return newest
+        var isNewest = [Bool](repeating: false, count: store.count)
+        for index in newest.values { isNewest[index] = true }
+        return (isNewest, newest.count)
     }
 
     /// The renewal info of each subscription chain that speaks for it at the instant, by original transaction id, by

@@ -83,7 +83,7 @@ struct Rebuild: RebuildStage {
     /// so does the evaluation returned. The entries of the original transaction ids in `apart` are evaluated each on
     /// their own, so that `Staleness` can evaluate them again at a later instant.
     private func evaluate(
-        _ admitted: AdmittedEntries, newest: [TransactionKey: Int], renewalInfos: [String: RenewalInfoPayload],
+        _ admitted: AdmittedEntries, newest: (isNewest: [Bool], count: Int), renewalInfos: [String: RenewalInfoPayload],
         store: Store, log: DiagnosticsLog, apart: Set<String>
     ) -> Evaluation {
         var log = log
@@ -104,8 +104,7 @@ struct Rebuild: RebuildStage {
         var hiddenHere: [(originalId: String, purchase: Date)] = []
         hiddenHere.reserveCapacity(newest.count)
         // In the history's own order, which is usually the order of purchase, so that chains rarely need sorting.
-        var isNewest = [Bool](repeating: false, count: store.count)
-        for index in newest.values { isNewest[index] = true }
+        let isNewest = newest.isNewest
         // The auto-renewable transactions are grouped from admission's records, in the same order: their payloads are
         // not read again.
         let records = admitted.chainRecords
