@@ -136,6 +136,26 @@ struct RebuildPropertyTests {
         }
     }
 
+    /// Admission keys the newest snapshots by each transaction id's value where every id is a number, as Apple writes
+    /// them, and by the id itself where one is not: both ways must decide alike, repeated snapshots included.
+    @Test("a transaction id that is not a number, keying the snapshots by text, changes nothing", arguments: seeds)
+    func textTransactionIds(seed: UInt64) {
+        let history = HistoryGenerator.history(seed: seed)
+        let doubled = history.merging(HistoryGenerator.shuffled(history, seed: seed + 11))
+        for repeated in [history, doubled] {
+            // A consumable takes part in no decision: only the form of its id differs, and so the way of keying.
+            var numbered = repeated
+            numbered.transactions.append(Given.oneTime("\(seed)99", Given.coins, type: .consumable, on: 1))
+            var named = repeated
+            named.transactions.append(Given.oneTime("coins-\(seed)", Given.coins, type: .consumable, on: 1))
+            for day in Self.instants {
+                #expect(
+                    rebuildEntitlements(history: named, asOf: Given.day(day))
+                        == rebuildEntitlements(history: numbered, asOf: Given.day(day)), "day \(day)")
+            }
+        }
+    }
+
     @Test("adding a revocation never grants more", arguments: seeds)
     func revocationNeverGrantsMore(seed: UInt64) {
         let history = HistoryGenerator.history(seed: seed)
