@@ -450,6 +450,20 @@ extension DecisionRow {
                 customer: .equals(.inactive), diagnostics: [.impossibleValue]),
             DecisionRow(
                 rule: .snapshots,
+                name: "a renewal left out that is older than the chain's newest: the renewal info still speaks for the "
+                    + "newest, in its grace period",
+                source: "apple-facts 7: the renewal info describes the chain's newest transaction",
+                history: History(
+                    transactions: [
+                        lapsed,
+                        Given.subscription("2402", original: "2401", from: 15, to: 45) { $0.quantity = 0 },
+                        Given.subscription("2403", original: "2401", from: 30, to: 60),
+                    ],
+                    renewalInfos: [graceAfterRenewal]), asOf: 65,
+                products: [ProductExpectation(Given.monthly, .gracePeriod, access: true)],
+                customer: .equals(.active), diagnostics: [.impossibleValue]),
+            DecisionRow(
+                rule: .snapshots,
                 name: "the newest renewal untrusted, its left-out snapshot dated later: no grace for the older one",
                 source: "apple-facts 7: the renewal info describes the chain's newest transaction",
                 history: History(
