@@ -97,11 +97,12 @@ enum TransactionKey: Hashable {
 /// fetch each from memory again). `NewestSnapshots` then offers only the other snapshots, in order, as if it had seen
 /// every one: for each transaction id, its first snapshot comes before the others either way.
 ///
-/// Keyed by the ids' values (`TransactionKey.value(of:)`): a key holds no string, so the dictionary is half the size and
-/// is freed without visiting its keys. A history with an id of any other form is left to the general path.
+/// Keyed by the ids' values (`TransactionKey.value(of:)`), each beside its position (`NumberedPositions`): a key holds
+/// no string, so the table is freed without visiting its keys, and an insert fetches one line of memory. A history with
+/// an id of any other form is left to the general path.
 struct FirstSnapshots {
     /// The position of each transaction id's first snapshot, by the id's value.
-    var positions: [UInt64: Int]
+    var positions: NumberedPositions
     /// The positions of the snapshots whose transaction id an earlier one has, in order: usually none.
     private(set) var others: [Int] = []
     /// The positions of the first snapshots signed after the instant, in order.
@@ -114,7 +115,7 @@ struct FirstSnapshots {
 
     init(historyCount: Int) {
         self.historyCount = historyCount
-        positions = [UInt64: Int](minimumCapacity: historyCount)
+        positions = NumberedPositions(minimumCapacity: historyCount)
     }
 
     /// Notes the admitted snapshot at `index`, read in place.
@@ -124,9 +125,8 @@ struct FirstSnapshots {
             namesOtherIds = true
             return
         }
-        // One lookup for an id seen first, as most are; the first snapshot is put back for a later one.
-        if let first = positions.updateValue(index, forKey: id) {
-            positions[id] = first
+        // One lookup for an id seen first, as most are.
+        if positions.insert(index, forKey: id) != nil {
             others.append(index)
         } else if let signed = transaction.pointee.signedDate, signed > instant {
             signedAfterInstant.append(index)

@@ -8,13 +8,22 @@
 ///
 /// A long history is far larger than the processor's caches: a payload takes about 520 bytes, and its original
 /// transaction and product ids are strings of their own elsewhere in memory, so a second pass over the payloads
-/// fetches each from memory again. Admission reads each payload once and keeps these 64 bytes, with the product and
+/// fetches each from memory again. Admission reads each payload once and keeps these 48 bytes, with the product and
 /// the chain as numbers; grouping into chains then reads no payload, and no identifier string.
 struct ChainRecord {
     /// The entry; its `product` is the product's number in the rebuild's `ProductNumbers` until it joins its chain.
     var entry: ChainEntry
+    /// The chain's number, in the bytes the entry leaves spare: below 2^31, as the entry's position is, since there are
+    /// at most as many chains as positions.
+    private let chainNumber: Int32
+
+    init(entry: ChainEntry, chain: Int) {
+        self.entry = entry
+        chainNumber = Int32(chain)
+    }
+
     /// The chain, as a number of the rebuild's `ChainNumbers`.
-    let chain: Int
+    var chain: Int { Int(chainNumber) }
 }
 
 /// The product ids of the admitted auto-renewable transactions, numbered in the order first seen, so that grouping

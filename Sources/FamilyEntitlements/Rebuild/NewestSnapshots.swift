@@ -51,11 +51,12 @@ struct NewestSnapshots: RebuildStage {
     /// `newestTransactions(_:log:)` with the transactions keyed by `key`, which gives two ids the same key exactly where
     /// they are the same string, and `id` gives back; `seeded` holds the first snapshots admission noted, in which case
     /// `offered` holds only the others.
-    private func newestTransactions<Key: Hashable>(
+    private func newestTransactions<Positions: SnapshotPositions>(
         _ admitted: inout AdmittedEntries, offered: [Int],
-        seeded: inout (positions: [Key: Int], signedAfterInstant: [Int])?, key: (String) -> Key?,
-        id: (Key) -> String, log: inout DiagnosticsLog
+        seeded: inout (positions: Positions, signedAfterInstant: [Int])?, key: (String) -> Positions.Key?,
+        id: (Positions.Key) -> String, log: inout DiagnosticsLog
     ) -> (isNewest: [Bool], count: Int) {
+        typealias Key = Positions.Key
         let (store, instant) = (admitted.transactions, instant)
         func restriction(_ index: Int) -> (Int, Date, Int, Date) {
             let transaction = store[index]
@@ -104,9 +105,7 @@ struct NewestSnapshots: RebuildStage {
                 "transaction \(transactionId) has a newer snapshot that was left out; older snapshots are not "
                     + "trusted to grant, so it grants nothing")
         }
-        var isNewest = [Bool](repeating: false, count: store.count)
-        for index in newest.values { isNewest[index] = true }
-        return (isNewest, newest.count)
+        return (newest.takeFlags(count: store.count), newest.count)
     }
 
     /// The renewal info of each subscription chain that speaks for it at the instant, by original transaction id, by
@@ -170,16 +169,18 @@ struct NewestSnapshots: RebuildStage {
     }
 
     /// The snapshot that speaks for each key at the instant; see `newestTransactions(_:)`.
-    private func newest<Key: Hashable>(
-        _ indices: [Int], seeded: inout (positions: [Key: Int], signedAfterInstant: [Int])?, key: (Int) -> Key?,
+    private func newest<Positions: SnapshotPositions>(
+        _ indices: [Int], seeded: inout (positions: Positions, signedAfterInstant: [Int])?,
+        key: (Int) -> Positions.Key?,
         signed: (Int) -> Date?,
         grantsLess: (Int, Int) -> Bool,
         revoked: (Int) -> Date?, relevant: (Int) -> Bool, same: (Int, Int) -> Bool, sameFacts: (Int, Int) -> Bool,
-        sameIdentity: (Int, Int) -> Bool = { _, _ in true }, inconsistent: inout Set<Key>, json: (Int) -> Data,
-        name: (Key) -> String, log: inout DiagnosticsLog
-    ) -> [Key: Int] {
+        sameIdentity: (Int, Int) -> Bool = { _, _ in true }, inconsistent: inout Set<Positions.Key>,
+        json: (Int) -> Data, name: (Positions.Key) -> String, log: inout DiagnosticsLog
+    ) -> Positions {
+        typealias Key = Positions.Key
         let instant = self.instant
-        var newest: [Key: Int] = [:]
+        var newest = Positions(minimumCapacity: 0)
         var tied: [Key: [Int]] = [:]
         /// The keys with different snapshots at the signedDate of the one used.
         var conflicted: Set<Key> = []
@@ -193,7 +194,7 @@ struct NewestSnapshots: RebuildStage {
                 if let id = key(index) { later[id, default: []].append(index) }
             }
         } else {
-            newest = [Key: Int](minimumCapacity: indices.count)
+            newest = Positions(minimumCapacity: indices.count)
         }
         for index in indices {
             guard let id = key(index) else { continue }
