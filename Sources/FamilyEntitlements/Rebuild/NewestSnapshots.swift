@@ -30,7 +30,7 @@ struct NewestSnapshots: RebuildStage {
     ) -> (isNewest: [Bool], count: Int) {
         // Admission noted each transaction id's first snapshot, by the id's value, as it read the history: only the
         // others are offered, with the transactions that notifications added after the history's own, where their ids
-        // are numbers too. The first snapshots are taken, not copied: the dictionary is changed in place.
+        // are numbers too. The first snapshots are taken, not copied: their positions are changed in place.
         var seeded = admitted.firstSnapshots.map {
             (positions: $0.positions, signedAfterInstant: $0.signedAfterInstant)
         }
@@ -187,7 +187,7 @@ struct NewestSnapshots: RebuildStage {
         /// The snapshots signed after the instant, by key: rare outside an audit of the past.
         var later: [Key: [Int]] = [:]
         if var first = seeded {
-            // Taken, not copied: the dictionary is changed below.
+            // Taken, not copied: the positions are changed below.
             seeded = nil
             swap(&newest, &first.positions)
             for index in first.signedAfterInstant {
