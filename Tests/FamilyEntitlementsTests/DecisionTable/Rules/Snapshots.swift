@@ -295,6 +295,28 @@ extension DecisionRow {
                 ],
                 diagnostics: [.signedAfterInstant]),
             DecisionRow(
+                rule: .snapshots,
+                name: "a revocation by the instant, signed again later: the snapshot signed by then speaks, nothing is "
+                    + "set aside",
+                source: "decision table: the newest snapshot signed by the instant is the truth; a later one may only "
+                    + "take access away, and this one takes nothing more",
+                history: History(transactions: [
+                    Given.subscription("1408", from: 0, to: 30, signed: 6) {
+                        $0.revocationDate = Given.day(5)
+                        $0.revocationType = .refundFull
+                    },
+                    Given.subscription("1408", from: 0, to: 30, signed: 100) {
+                        $0.revocationDate = Given.day(5)
+                        $0.revocationType = .refundFull
+                    },
+                ]), asOf: 10,
+                products: [
+                    ProductExpectation(Given.monthly, .revoked, access: false) {
+                        $0.revocationCause = .equals(.refund)
+                        $0.causeInferred = .equals(false)
+                    }
+                ]),
+            DecisionRow(
                 rule: .snapshots, name: "a snapshot left out, signed by the instant, makes one signed later untrusted",
                 source: "decision table: the snapshot left out may be the one that speaks for the instant",
                 history: History(transactions: [
