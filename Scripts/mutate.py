@@ -46,9 +46,7 @@ import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "Scripts", "mutation"))
@@ -224,19 +222,12 @@ def write(path, text):
     touch(path)
 
 
-# The processes `run` has started and not yet seen end, so that an interrupt ends those that other threads started.
-LIVE = set()
-LIVE_LOCK = threading.Lock()
-
-
 def run(command, cwd, timeout, env=None):
     """Runs a command; returns (exit status, output), the status None when it timed out."""
     # In a session of its own, so that a timeout ends the test process that `swift test` started as well.
     process = subprocess.Popen(
         command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace",
         start_new_session=True, env=env)
-    with LIVE_LOCK:
-        LIVE.add(process)
     try:
         output, _ = process.communicate(timeout=timeout)
         return process.returncode, output
@@ -248,19 +239,6 @@ def run(command, cwd, timeout, env=None):
         os.killpg(process.pid, signal.SIGKILL)
         process.wait()
         raise
-    finally:
-        with LIVE_LOCK:
-            LIVE.discard(process)
-
-
-def end_live_processes():
-    """Ends every process `run` started that is still running, in any thread."""
-    with LIVE_LOCK:
-        for process in LIVE:
-            try:
-                os.killpg(process.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
 
 
 FAILURE_PATTERNS = [
@@ -549,10 +527,8 @@ class Judge:
     after its mutants, only the suites and filters that failed with one of them switched on: the same guarantee for
     every verdict given, without a second run of the suites no mutant failed."""
 
-    def __init__(self, workspace, suite_map, use_schemata=True, first_suites=None, verify_after=False, jobs=1):
+    def __init__(self, workspace, suite_map, use_schemata=True, first_suites=None, verify_after=False):
         self.workspace, self.suite_map = workspace, suite_map
-        # How many of the build of schemata's mutants are judged at once, each by test processes of its own.
-        self.jobs = max(1, jobs)
         self.use_schemata = use_schemata
         self.verify_after = verify_after
         # The suite to run first for a mutant (Scripts/mutation/ci.txt's `first:`), by id.
@@ -633,36 +609,18 @@ class Judge:
                 self.verify("the build of schemata, no mutant switched on,")
         killers = Killers() if self.verify_after else None
         numbers = {schema.id: schema.number for schema in placed}
-
-        def judge_one(kind, mutant):
-            # Each mutant's own killers, merged in order below: no set is shared between threads.
-            began, own = time.monotonic(), Killers() if killers is not None else None
+        for kind, mutant in items:
+            if mutant.id not in numbers:
+                continue
+            began = time.monotonic()
             env = environment(numbers[mutant.id])
             if kind == "hand":
-                result, by = run_filters(workspace, mutant, env, own)
+                result, by = run_filters(workspace, mutant, env, killers)
             else:
                 result, by = run_batches(workspace, batches(
-                    mutant, self.suite_map, self.every_suite, self.first_suites.get(mutant.id)), env, own)
-            return result, by, time.monotonic() - began, own
-
-        # The mutants are independent, each switched on by its own environment in its own test processes: with
-        # `jobs` above 1 several run at once, on as many cores, and are reported in the order of `items`.
-        switched = [(kind, mutant) for kind, mutant in items if mutant.id in numbers]
-        with ThreadPoolExecutor(max_workers=self.jobs) as pool:
-            futures = [pool.submit(judge_one, kind, mutant) for kind, mutant in switched]
-            try:
-                for (kind, mutant), future in zip(switched, futures):
-                    result, by, seconds, own = future.result()
-                    if own is not None:
-                        killers.suites |= own.suites
-                        killers.filters |= own.filters
-                    report(kind, mutant, result, by, seconds)
-                    judged.add(mutant.id)
-            except BaseException:
-                for future in futures:
-                    future.cancel()
-                end_live_processes()
-                raise
+                    mutant, self.suite_map, self.every_suite, self.first_suites.get(mutant.id)), env, killers)
+            report(kind, mutant, result, by, time.monotonic() - began)
+            judged.add(mutant.id)
         if placed and killers is not None:
             self.verify("the build of schemata, no mutant switched on,", killers)
         workspace.restore()
@@ -800,7 +758,7 @@ def campaign(options, workspace):
               f"sha1('{options.campaign}:id'), until {options.size} are judged; written by Scripts/mutate.py "
               f"--campaign.\n# id\tresult\tkilled by\tseconds\n")
     started = time.monotonic()
-    judge = Judge(workspace, suite_map, use_schemata=not options.textual, jobs=options.jobs)
+    judge = Judge(workspace, suite_map, use_schemata=not options.textual)
     while True:
         results = read_results(results_path)
         judged = sum(1 for m in order if results.get(m.id, ("",))[0] in ("killed", "survived"))
@@ -868,7 +826,7 @@ def recheck(options, workspace):
         print(f"{result} {mutant.id}" + (f" by {by}" if by else ""), flush=True)
         failures += result != "killed"
 
-    Judge(workspace, suite_map, use_schemata=not options.textual, jobs=options.jobs).judge(items, report)
+    Judge(workspace, suite_map, use_schemata=not options.textual).judge(items, report)
     after = read_results(recheck_path)
     rows = []
     for mutant_id, (result, _, _) in results.items():
@@ -1031,7 +989,7 @@ def run_ci(options, workspace, hand, generated_ids):
         else:
             items.append(("generated", generated[mutant_id]))
     Judge(workspace, SuiteMap(workspace.source), use_schemata=not options.textual,
-          first_suites=parse_first_suites(), verify_after=True, jobs=options.jobs).judge(items, report)
+          first_suites=parse_first_suites(), verify_after=True).judge(items, report)
     judged = counts["killed"] + counts["survived"]
     score = 100.0 * counts["killed"] / judged if judged else 100.0
     elapsed = time.monotonic() - started
@@ -1087,9 +1045,6 @@ def main():
         or os.path.join(tempfile.gettempdir(), "familyentitlements-mutants"),
         help="scratch folder kept between runs (default: $MUTATE_SCRATCH or the temporary folder)")
     parser.add_argument("--timeout", type=int, default=300, help="seconds allowed for one build or one test run")
-    parser.add_argument(
-        "--jobs", type=int, default=os.cpu_count() or 1,
-        help="mutants of the build of schemata judged at once (default: the number of cores)")
     parser.add_argument(
         "--textual", action="store_true",
         help="apply and build every mutant on its own, without schemata (slower; for checking the schemata)")
@@ -1156,7 +1111,7 @@ def dispatch(options, workspace, hand, listed):
             failures += result != "killed"
 
         items = [("generated", generated[i]) for i in options.ids if i in generated]
-        Judge(workspace, suite_map, use_schemata=not options.textual, jobs=options.jobs).judge(items, report)
+        Judge(workspace, suite_map, use_schemata=not options.textual).judge(items, report)
         return 1 if failures else 0
     return run_ci(options, workspace, hand, listed)
 
