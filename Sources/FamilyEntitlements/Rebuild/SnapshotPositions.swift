@@ -64,15 +64,10 @@ struct NumberedPositions: SnapshotPositions {
     }
 
     mutating func updateValue(_ position: Int, forKey key: UInt64) -> Int? {
-        let slot = Slot(key: key, position: position)
-        // One lookup for a key seen first, as most are.
-        let (inserted, member) = slots.insert(slot)
-        var replaced: Int?
-        if !inserted {
-            replaced = member.position
-            held[member.position] = false
-            slots.update(with: slot)
-        }
+        // One lookup for a key seen first, as most are; a second replaces the position of one seen before.
+        guard let replaced = insert(position, forKey: key) else { return nil }
+        held[replaced] = false
+        slots.update(with: Slot(key: key, position: position))
         hold(position)
         return replaced
     }
