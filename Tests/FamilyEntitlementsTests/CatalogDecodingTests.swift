@@ -26,6 +26,10 @@ struct CatalogDecodingTests {
         Case(
             name: "entitlements of the wrong shape", json: #"{"products": {"pro": {"entitlements": "pro"}}}"#,
             code: .wrongType, path: "products.pro.entitlements"),
+        Case(
+            name: "a duration that ends after 9999 for any purchase (P9999Y)",
+            json: #"{"products": {"pass": {"type": "Non-Renewing Subscription", "duration": "P9999Y"}}}"#,
+            code: .invalidValue, path: "products.pass.duration"),
     ]
 
     @Test(arguments: cases)
@@ -105,6 +109,22 @@ extension CatalogDecodingTests {
         DurationCase(text: "1M", expected: nil),
         DurationCase(text: "P١M", expected: nil),
     ]
+
+    /// Every duration a catalog admits ends within the years a report holds for a purchase on the App Store's first
+    /// day, and one that does not is refused: the longest admitted one is written and read back.
+    @Test func longestAdmittedDurationIsReadBack() throws {
+        let opening = Date(timeIntervalSince1970: 1_215_648_000)
+        for years in [7_990, 7_991, 7_992] {
+            let duration = ISO8601Duration(years: years)
+            let json = #"{"products": {"pass": {"type": "Non-Renewing Subscription", "duration": "\#(duration)"}}}"#
+            let ends = duration.added(to: opening)
+            let catalog = try? ProductCatalog(jsonData: Data(json.utf8))
+            #expect((catalog != nil) == (ends != nil), "P\(years)Y")
+            if let ends {
+                #expect(ends.timeIntervalSince1970 * 1000 <= 253_402_300_799_999)
+            }
+        }
+    }
 
     @Test(arguments: durations)
     func durationReadsAsWritten(_ row: DurationCase) {

@@ -47,7 +47,7 @@ struct CodeTests {
             .unknownRevocationType, .unknownRevocationReason, .unknownOfferType, .unknownAutoRenewStatus,
             .familySharedConsumable, .familySharedNonRenewing, .missingDuration, .appleStatusDisagrees,
             .missingExpiresDate, .unexpectedRevoke,
-            .inexactPrice, .undecodableSignedString, .unsignedContentsIgnored,
+            .inexactPrice, .undecodableSignedString, .unsignedContentsIgnored, .undatedEntry, .invalidInstant,
         ]),
         CodeSet([AccountLinkError.Code.invalidAppAccountToken, .missingOriginalTransactionId]),
         CodeSet([AccountLinkConflict.Code.accountTokenMismatch]),

@@ -15,7 +15,7 @@ struct EntitlementDecisionTests {
     @Test func grantingPurchasedLongestAnswers() throws {
         let shared = Given.subscription("8001", Given.yearly, from: 0, to: 365, ownership: .familyShared)
         let purchased = Given.subscription("8101", from: 0, to: 30)
-        let expired = Given.oneTime("8201", Given.lifetime, type: .nonConsumable, on: 0) {
+        let expired = Given.oneTime("8201", Given.lifetime, type: .nonConsumable, on: 0, signed: 2) {
             $0.revocationDate = Given.day(2)
             $0.revocationReason = .appIssue
         }

@@ -229,6 +229,9 @@ enum LedgerHistoryMutator {
         }
         for notification in history.notifications { if let date = notification.signedDate { dates.insert(date) } }
         for snapshot in history.subscriptionStatuses { if let date = snapshot.signedDate { dates.insert(date) } }
+        // A date no rule may read (NaN, an infinity, past 9999, as a payload built in code may hold) is no edge: the
+        // rebuild compares the instant with none of them.
+        dates = dates.filter { $0 == .distantFuture || $0.isReadableEdge }
         let spread = dates.flatMap { [$0, $0.addingTimeInterval(-0.001), $0.addingTimeInterval(0.001)] }
         // Retry billing ends 60 days after expiry; a year on checks that nothing dropped wakes up later.
         let last = dates.filter { $0 < .distantFuture }.max() ?? start
@@ -419,5 +422,13 @@ extension LedgerCompactionTests {
         let compacted = ledger.compacted(asOf: Given.day(10))
         #expect(compacted.notifications == [renewed])
         #expect(compacted.transactions.isEmpty)
+    }
+}
+
+extension Date {
+    /// Whether a report could be asked about this instant: finite, within the years 1 to 9999.
+    fileprivate var isReadableEdge: Bool {
+        let milliseconds = timeIntervalSince1970 * 1000
+        return milliseconds.isFinite && milliseconds > -62_135_769_600_000 && milliseconds <= 253_402_300_799_999
     }
 }

@@ -68,7 +68,7 @@ struct SubscriptionStatusSnapshotTests {
     }
 
     /// The answer's status, dated by the later of the item's signed strings; an item without signed strings has no
-    /// date, is kept, and is never compared.
+    /// date, is kept, and is never compared: the rebuild skips it with an `undated_entry` diagnostic.
     @Test func decodingAnAnswerKeepsEachItemsStatus() throws {
         let decoded = try History.decodeUnverified(try Self.answer().jsonData())
         #expect(decoded.history.transactions == [Self.subscription])
@@ -82,7 +82,8 @@ struct SubscriptionStatusSnapshotTests {
                     bundleId: "org.familyentitlements.demo", subscriptionGroupIdentifier: "21000001"),
             ])
         let report = rebuildEntitlements(history: decoded.history, asOf: Given.day(15))
-        #expect(report.diagnostics.isEmpty, "\(report.diagnostics)")
+        #expect(report.diagnostics.map(\.code) == [.undatedEntry], "\(report.diagnostics)")
+        #expect(report.diagnostics.first?.message.contains("2960") == true)
         #expect(report.products.map(\.state) == [.active])
     }
 

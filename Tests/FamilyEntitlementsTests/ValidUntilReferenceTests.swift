@@ -4,8 +4,8 @@ import Testing
 
 @testable import FamilyEntitlements
 
-/// `validUntil` as it was first computed: the whole history rebuilt at every boundary, in order, until the decision
-/// differs. Slow and plainly right; the rebuild's own `validUntil` must always give the same date.
+/// `validUntil` as it was first computed: the whole history rebuilt at every boundary a report can hold, in order,
+/// until the decision differs. Slow and plainly right; the rebuild's own `validUntil` must always give the same date.
 enum ReferenceValidUntil {
     /// The report of `rebuild` at its instant, without `validUntil`.
     static func plainReport(_ rebuild: Rebuild, of history: History) -> EntitlementReport {
@@ -18,7 +18,10 @@ enum ReferenceValidUntil {
     ) -> Date? {
         let scope = RebuildScope(instant: instant, environment: environment, catalog: catalog)
         let decision = DecisionKey(plainReport(Rebuild(scope: scope), of: history))
-        for boundary in Staleness(scope: scope).boundaries(of: history) {
+        // validUntil names an instant a report can hold: past 9999 the rebuild decides nothing (invalid_instant), which
+        // is no change of the decision it could report.
+        for boundary in Staleness(scope: scope).boundaries(of: history)
+        where RebuildScope(instant: boundary, environment: environment, catalog: catalog).isDecidable {
             let later = plainReport(
                 Rebuild(scope: RebuildScope(instant: boundary, environment: environment, catalog: catalog)), of: history
             )

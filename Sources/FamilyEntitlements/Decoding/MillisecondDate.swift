@@ -24,6 +24,29 @@ package enum MillisecondDate {
         Date(timeIntervalSince1970: milliseconds / 1000)
     }
 
+    /// The date's milliseconds as text for a message, whatever the date holds: an integer where it is whole, the
+    /// number otherwise, and `nan` or `inf` as Swift writes them. Never traps, unlike a conversion to an integer.
+    package static func text(_ date: Date) -> String {
+        text(milliseconds: date.timeIntervalSince1970 * 1000)
+    }
+
+    /// `text(_:)` of a number of milliseconds.
+    package static func text(milliseconds value: Double) -> String {
+        if value.isFinite, value == value.rounded(), abs(value) < 9.0e15 { return String(Int64(value)) }
+        return String(describing: value)
+    }
+
+    /// The error of a date that cannot be written as the readers accept it, naming the key; nil where it can.
+    package static func unwritable(_ date: Date, key: some CodingKey, path: [any CodingKey]) -> EncodingError? {
+        guard !isValid(date.timeIntervalSince1970 * 1000) else { return nil }
+        return EncodingError.invalidValue(
+            date,
+            EncodingError.Context(
+                codingPath: path + [key],
+                debugDescription: "\(PayloadDecodingError.Code.invalidDate): \(text(date)) is not a date in "
+                    + "milliseconds between the years 1 and 9999, so no reader would accept it"))
+    }
+
     /// The date at a whole millisecond, rounded by `rule` (`.down` or `.up`); a date whole to within a microsecond is
     /// returned as it is. Rule 1: the rebuild decides on whole milliseconds, each date taken in the direction that
     /// never grants (ends, revocations and the instant down; Apple's values themselves are kept as they came).
@@ -83,8 +106,11 @@ extension KeyedEncodingContainer {
         try encodeMillisecondDateIfPresent(date.map { MillisecondDate.whole($0, .down) }, forKey: key)
     }
 
+    /// Encodes the date as `encodeMillisecondDateIfPresent` does, refusing one that no reader would accept (NaN,
+    /// infinite, or beyond the years 1 to 9999) with an `EncodingError` rather than writing it or trapping.
     mutating func encodeMillisecondDateIfPresent(_ date: Date?, forKey key: Key) throws {
         guard let date else { return }
+        if let error = MillisecondDate.unwritable(date, key: key, path: codingPath) { throw error }
         let milliseconds = MillisecondDate.milliseconds(date)
         if milliseconds == milliseconds.rounded(), abs(milliseconds) < 9.0e15 {
             try encode(Int64(milliseconds), forKey: key)

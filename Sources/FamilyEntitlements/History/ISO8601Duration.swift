@@ -80,8 +80,16 @@ public struct ISO8601Duration: Hashable, Sendable, CustomStringConvertible {
         return text
     }
 
-    /// The instant this duration after `date`, in the Gregorian calendar in UTC; nil if out of the calendar's range.
+    /// The instant this duration after `date`, in the Gregorian calendar in UTC; nil if out of the calendar's range,
+    /// or after 9999-12-31T23:59:59.999Z, the last instant a report or ledger can hold.
     public func added(to date: Date) -> Date? {
+        guard let end = addedInCalendar(to: date), MillisecondDate.isValid(end.timeIntervalSince1970 * 1000) else {
+            return nil
+        }
+        return end
+    }
+
+    private func addedInCalendar(to date: Date) -> Date? {
         var calendar = Calendar(identifier: .gregorian)
         guard let utc = TimeZone(identifier: "UTC") else { return nil }
         calendar.timeZone = utc
@@ -105,6 +113,14 @@ extension ISO8601Duration: Codable {
                 in: container,
                 debugDescription: "\(PayloadDecodingError.Code.invalidValue): \"\(text)\" is not an ISO 8601 "
                     + "duration such as P1M or P1Y")
+        }
+        // A duration that would end after 9999 even for a purchase on the day the App Store opened could never be
+        // written as an end: refused here rather than when a purchase meets it.
+        guard duration.added(to: RuleDates.opening) != nil else {
+            throw DecodingError.dataCorruptedError(
+                in: container,
+                debugDescription: "\(PayloadDecodingError.Code.invalidValue): \"\(text)\" ends after the year 9999 "
+                    + "for any purchase, which no report can hold")
         }
         self = duration
     }

@@ -78,6 +78,7 @@ public struct CustomerLedger: Hashable, Sendable {
     public mutating func absorb(_ notification: NotificationPayload) -> LedgerChange {
         let notification = Self.stored(notification)
         let key = LedgerKey.notification(notificationUUID: notification.notificationUUID)
+        if let reason = Self.unwritable(notification) { return .refused(key, because: reason) }
         if notifications.contains(notification) { return .unchanged(key) }
         var conflicts: [LedgerKey] = []
         if let uuid = notification.notificationUUID, index.notificationUUIDs.contains(uuid) {
@@ -106,6 +107,7 @@ public struct CustomerLedger: Hashable, Sendable {
     @discardableResult
     public mutating func absorb(_ transaction: TransactionPayload) -> LedgerChange {
         let key = LedgerKey.transaction(transactionId: transaction.transactionId, signedDate: transaction.signedDate)
+        if let reason = Self.unwritable(transaction) { return .refused(key, because: reason) }
         if transactions.contains(transaction) { return .unchanged(key) }
         if index.vouchedTransactions.contains(transaction) { return .unchanged(key) }
         let conflicts = transactionConflicts(with: transaction)
@@ -119,6 +121,7 @@ public struct CustomerLedger: Hashable, Sendable {
     public mutating func absorb(_ renewalInfo: RenewalInfoPayload) -> LedgerChange {
         let key = LedgerKey.renewalInfo(
             originalTransactionId: renewalInfo.originalTransactionId, signedDate: renewalInfo.signedDate)
+        if let reason = Self.unwritable(renewalInfo) { return .refused(key, because: reason) }
         if renewalInfos.contains(renewalInfo) { return .unchanged(key) }
         let conflicts = renewalInfoConflicts(with: renewalInfo)
         renewalInfos.insert(renewalInfo)
@@ -133,6 +136,7 @@ public struct CustomerLedger: Hashable, Sendable {
     public mutating func absorb(_ snapshot: SubscriptionStatusSnapshot) -> LedgerChange {
         let key = LedgerKey.subscriptionStatus(
             originalTransactionId: snapshot.originalTransactionId, signedDate: snapshot.signedDate)
+        if let reason = Self.unwritable(snapshot) { return .refused(key, because: reason) }
         if subscriptionStatuses.contains(snapshot) { return .unchanged(key) }
         let held = index.statusKeys.contains(LedgerIndex.key(of: snapshot))
         subscriptionStatuses.insert(snapshot)
@@ -175,6 +179,19 @@ public struct CustomerLedger: Hashable, Sendable {
     static func isTransparent(_ data: NotificationData?, for transaction: TransactionPayload) -> Bool {
         guard let data else { return true }
         return data.environment == transaction.environment && data.bundleId == transaction.bundleId
+    }
+
+    /// Why the ledger could not write `entry` so that its reader reads it back, or nil where it can: the one door every
+    /// absorbed entry passes. Written as the ledger writes it, so that a value its reader refuses (a date that is NaN,
+    /// infinite or beyond the years 1 to 9999, anywhere in the entry) is found wherever it stands. Such a value never
+    /// equals itself, so held, it would make every repeat a new entry too.
+    static func unwritable(_ entry: some Encodable) -> String? {
+        do {
+            _ = try PayloadJSON.encode(entry)
+            return nil
+        } catch {
+            return "\(error.path.isEmpty ? "the entry" : error.path) cannot be written: \(error.message)"
+        }
     }
 
     /// The notification as the ledger keeps it: without the signed strings whose decoded contents it carries.

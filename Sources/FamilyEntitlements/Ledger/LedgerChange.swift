@@ -30,7 +30,8 @@ public enum LedgerKey: Hashable, Sendable, CustomStringConvertible {
     }
 
     private static func text(_ date: Date?) -> String {
-        date.map { "\(Int64(($0.timeIntervalSince1970 * 1000).rounded()))" } ?? "(no signedDate)"
+        date.map { MillisecondDate.text(milliseconds: ($0.timeIntervalSince1970 * 1000).rounded()) }
+            ?? "(no signedDate)"
     }
 }
 
@@ -47,26 +48,33 @@ public enum LedgerChange: Hashable, Sendable, CustomStringConvertible {
     case unchanged(LedgerKey)
     /// The entry was new, and the ledger already held other content under the keys listed; both are kept.
     case conflicting(LedgerKey, with: [LedgerKey])
+    /// The entry holds a value no reader accepts (a date that is NaN, infinite or beyond the years 1 to 9999, as only
+    /// a payload built in code can): the ledger could not be written with it, so it is not held, and the reason says
+    /// which value. Log it as an error: the payload is not Apple's.
+    case refused(LedgerKey, because: String)
 
     /// The entry absorbed.
     public var key: LedgerKey {
         switch self {
-        case .added(let key), .unchanged(let key), .conflicting(let key, _): key
+        case .added(let key), .unchanged(let key), .conflicting(let key, _), .refused(let key, _): key
         }
     }
 
-    /// Whether the ledger changed: false only for a repeat.
+    /// Whether the ledger changed: false for a repeat and for an entry refused.
     public var changedLedger: Bool {
-        if case .unchanged = self { return false }
-        return true
+        switch self {
+        case .unchanged, .refused: false
+        case .added, .conflicting: true
+        }
     }
 
-    /// `added`, `unchanged` or `conflicting`, for logs and metrics.
+    /// `added`, `unchanged`, `conflicting` or `refused`, for logs and metrics.
     public var code: String {
         switch self {
         case .added: "added"
         case .unchanged: "unchanged"
         case .conflicting: "conflicting"
+        case .refused: "refused"
         }
     }
 
@@ -77,6 +85,7 @@ public enum LedgerChange: Hashable, Sendable, CustomStringConvertible {
         case .conflicting(let key, let others):
             "conflicting: \(key) kept beside other content for "
                 + others.map(\.description).joined(separator: ", ")
+        case .refused(let key, let reason): "refused: \(key) is not held, since \(reason)"
         }
     }
 }

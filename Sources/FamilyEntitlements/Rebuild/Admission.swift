@@ -36,6 +36,9 @@ struct AdmittedEntries {
     var facts = NotificationFacts()
     /// The first bundle id the history names, and whether it names another, when the catalog names none.
     var bundleSeen: (first: String?, mixed: Bool) = (nil, false)
+    /// The positions of the admitted transactions without signedDate: rule 1 settles each against the dated
+    /// snapshots of its transaction.
+    var undated: [Int] = []
     /// Whether a transaction was left out because it could not be trusted (a newer snapshot left out, impossible
     /// values, a type the catalog contradicts): the customer still named a purchase, so is never `new`.
     var hasUntrustedTransactions = false
@@ -140,11 +143,31 @@ extension AdmittedEntries {
         excluded.isEmpty ? Array(transactions.indices) : transactions.indices.filter { !excluded.contains($0) }
     }
 
-    mutating func reject(_ transaction: TransactionPayload) {
+    /// Notes a snapshot left out, so that an older one kept is not trusted where this one might have spoken for the
+    /// instant (rule 1). One whose signedDate cannot be read as a date (NaN, outside the range of `RuleDates`), or
+    /// one `untrusted` for its impossible values, counts as the newest of all: what it names is not trusted (rule 10).
+    mutating func reject(_ transaction: TransactionPayload, untrusted: Bool = false) {
         hide(transaction)
         guard let transactionId = transaction.transactionId else { return }
-        let signed = transaction.signedDate ?? .distantPast
+        let signed = Self.placement(of: transaction.signedDate, untrusted: untrusted)
         rejected[transactionId] = max(rejected[transactionId] ?? signed, signed)
+    }
+
+    /// Where a snapshot left out stands among the snapshots kept: at its signedDate where a rule could read it, the
+    /// oldest where it has none, and after every one where its date or its values are impossible.
+    private static func placement(of signed: Date?, untrusted: Bool) -> Date {
+        guard !untrusted else { return .distantFuture }
+        guard let signed else { return .distantPast }
+        return RuleDates.contains(signed) ? signed : .distantFuture
+    }
+
+    /// Notes that the snapshot of `transaction` said it was revoked without a revocationDate, which admission gave it
+    /// from its signedDate: its cause is inferred.
+    mutating func noteImpliedRevocation(of transaction: TransactionPayload) {
+        guard let transactionId = transaction.transactionId, let originalId = transaction.originalTransactionId else {
+            return
+        }
+        facts.events[originalId, default: []].impliedRevocations.insert(transactionId)
     }
 
     /// Notes the purchase of a transaction that takes no part, so that its chain's renewal info is not read as
@@ -157,7 +180,8 @@ extension AdmittedEntries {
     }
 
     mutating func hide(_ originalId: String, purchasedAt purchase: Date) {
-        guard purchase <= instant else { return }
+        // A purchase a rule cannot read (rule 10) was never made: it hides nothing.
+        guard RuleDates.contains(purchase), purchase <= instant else { return }
         Self.noteHidden(purchase, of: originalId, in: &hiddenPurchases)
     }
 
@@ -170,9 +194,10 @@ extension AdmittedEntries {
         if slot < date { slot = date }
     }
 
-    mutating func reject(_ renewalInfo: RenewalInfoPayload) {
+    /// Notes a renewal info left out, as `reject(_:untrusted:)` notes a transaction.
+    mutating func reject(_ renewalInfo: RenewalInfoPayload, untrusted: Bool = false) {
         guard let originalId = renewalInfo.originalTransactionId else { return }
-        let signed = renewalInfo.signedDate ?? .distantPast
+        let signed = Self.placement(of: renewalInfo.signedDate, untrusted: untrusted)
         rejectedRenewalInfos[originalId] = max(rejectedRenewalInfos[originalId] ?? signed, signed)
     }
 }
@@ -193,6 +218,7 @@ struct Admission: RebuildStage {
         var collected: [(date: Date, reach: Staleness.Reach)] = []
         var fractional: [Int] = []
         var first = FirstSnapshots(historyCount: history.transactions.count)
+        var impliedRevocations: [(index: Int, date: Date)] = []
         // Read in place: copying each payload out of the array would retain every one of its strings. The entries are
         // made inside the closure and returned from it, so that they are moved out rather than copied.
         var admitted = history.transactions.withUnsafeBufferPointer { buffer in
@@ -203,17 +229,19 @@ struct Admission: RebuildStage {
                 boundaries?.add(transaction) { collected.append(($0, $1)) }
                 let isFractional = TransactionPayload.hasFractionalEnds(transaction)
                 if isFractional { fractional.append(index) }
-                if isPlainlyAdmissible(transaction, bundleSeen: admitted.bundleSeen.first)
-                    || isAdmissible(
-                        transaction.pointee, what: "transaction \(transaction.pointee.id)", &admitted, log: &log)
-                {
+                let verdict = admission(
+                    of: transaction.pointee, what: "transaction \(transaction.pointee.id)", &admitted, log: &log)
+                if verdict == .takesPart {
                     first.offer(transaction, at: index, instant: instant)
+                    if transaction.pointee.signedDate == nil { admitted.undated.append(index) }
+                    let implied = TransactionPayload.impliedRevocationDate(transaction)
+                    if let implied { impliedRevocations.append((index, implied)) }
                     noteChained(
-                        transaction, at: index, takingEndsDown: isFractional, in: &admitted,
+                        transaction, at: index, takingEndsDown: isFractional, revokedAt: implied, in: &admitted,
                         reserving: buffer.count - index + history.notifications.count)
                 } else {
                     admitted.excluded.insert(index)
-                    admitted.reject(transaction.pointee)
+                    admitted.reject(transaction.pointee, untrusted: verdict == .impossible)
                 }
             }
             return admitted
@@ -224,6 +252,10 @@ struct Admission: RebuildStage {
         if fractional.isEmpty, !first.namesOtherIds { admitted.firstSnapshots = first }
         // Rule 1: ends and revocations are decided at whole milliseconds, taken down; the history keeps them as sent.
         for index in fractional { admitted.transactions[index].takeEndsDown() }
+        for (index, date) in impliedRevocations {
+            admitted.transactions[index].revocationDate = date
+            admitted.noteImpliedRevocation(of: admitted.transactions[index])
+        }
         for renewalInfo in history.renewalInfos {
             admit(renewalInfo, what: "renewal info", into: &admitted, log: &log)
         }
@@ -247,9 +279,17 @@ struct Admission: RebuildStage {
             + (snapshot.originalTransactionId ?? "(none)")
         guard admits(snapshot.environment, what: name, log: &log),
             admits(bundleId: snapshot.bundleId, what: name, &admitted, log: &log),
-            let status = snapshot.status, let date = snapshot.signedDate,
-            let originalId = snapshot.originalTransactionId
+            let status = snapshot.status, let originalId = snapshot.originalTransactionId
         else { return }
+        // Statuses never grant: one that cannot be placed in time, or is dated where no rule may read, is skipped.
+        guard let date = snapshot.signedDate else {
+            log.report(.undatedEntry, "\(name) has no signedDate, so it cannot be compared with the rebuild; skipped")
+            return
+        }
+        if let problem = RuleDates.problem("signedDate", date) {
+            reportImpossible([problem], what: name, log: &log)
+            return
+        }
         admitted.facts.appleStatuses[originalId, default: []].append(
             AppleStatusNotice(
                 status: status, date: date, source: .subscriptionStatuses(group: snapshot.subscriptionGroupIdentifier)))
@@ -260,7 +300,7 @@ struct Admission: RebuildStage {
     /// ends are taken down to their whole milliseconds, as the payload's are after the pass. The first entry reserves
     /// room for `count`, as many as may follow it, so that a long history's entries are never copied as they grow.
     private func noteChained(
-        _ transaction: UnsafePointer<TransactionPayload>, at index: Int, takingEndsDown: Bool,
+        _ transaction: UnsafePointer<TransactionPayload>, at index: Int, takingEndsDown: Bool, revokedAt: Date? = nil,
         in admitted: inout AdmittedEntries, reserving count: Int
     ) {
         let type =
@@ -277,55 +317,40 @@ struct Admission: RebuildStage {
         admitted.chains.lastProducts[chain] = product
         var entry = ChainEntry(transaction, index: index, product: product)
         if takingEndsDown { entry.takeEndsDown() }
+        if let revokedAt { entry.revoke(at: revokedAt) }
         if admitted.chainRecords.isEmpty { admitted.chainRecords.reserveCapacity(count) }
         admitted.chainRecords.append(ChainRecord(entry: entry, chain: chain))
     }
 
-    /// Whether a transaction may take part and has nothing to report: the common case, checked without mutation, so
-    /// that the payload is read field by field in place rather than copied whole.
-    private func isPlainlyAdmissible(_ transaction: UnsafePointer<TransactionPayload>, bundleSeen: String?) -> Bool {
-        guard transaction.pointee.environment == environment, transaction.pointee.inAppOwnershipType?.isKnown != false,
-            let transactionId = transaction.pointee.transactionId, !transactionId.isEmpty,
-            let originalId = transaction.pointee.originalTransactionId, !originalId.isEmpty,
-            let productId = transaction.pointee.productId, !productId.isEmpty,
-            let purchase = transaction.pointee.purchaseDate, purchase >= Self.appStoreOpening,
-            transaction.pointee.expiresDate.map({ $0 >= purchase }) ?? true,
-            transaction.pointee.revocationDate.map({ $0 >= purchase }) ?? true,
-            transaction.pointee.signedDate.map({ $0 >= Self.appStoreOpening }) ?? true,
-            transaction.pointee.quantity.map({ $0 >= 1 }) ?? true, transaction.pointee.price.map({ $0 >= 0 }) ?? true
-        else { return false }
-        if let catalog, let bundleId = catalog.bundleId, transaction.pointee.bundleId != bundleId { return false }
-        if !catalogProducts.isEmpty, let catalogType = catalogProducts[ProductID(productId)]?.type,
-            let type = transaction.pointee.type,
-            type != catalogType
-        {
-            return false
-        }
-        return catalog?.bundleId != nil || transaction.pointee.bundleId == nil
-            || transaction.pointee.bundleId == bundleSeen
+    /// What admission makes of an entry: it takes part, it is left out (another environment or app, incomplete, a
+    /// type the catalog contradicts), or it carries values no real payload carries, so that what it names is not
+    /// trusted either (rule 10).
+    enum Verdict {
+        case takesPart, leftOut, impossible
     }
 
-    /// Whether a transaction may take part: of the rebuild's environment and complete; reports it when not, and
-    /// reports an ownership this library does not know.
-    private func isAdmissible(
-        _ transaction: borrowing TransactionPayload, what: @autoclosure () -> String,
+    /// Whether a transaction may take part: of the rebuild's environment and app, complete, possible and agreeing with
+    /// the catalog; reports it when not, and reports an ownership this library does not know. The one check of a
+    /// transaction: a history's transaction that has nothing to report passes it without a message being made.
+    private func admission(
+        of transaction: borrowing TransactionPayload, what: @autoclosure () -> String,
         _ admitted: inout AdmittedEntries, log: inout DiagnosticsLog
-    ) -> Bool {
+    ) -> Verdict {
         guard admits(transaction.environment, what: what(), log: &log),
             admits(bundleId: transaction.bundleId, what: what(), &admitted, log: &log),
-            isComplete(transaction, what: what(), log: &log),
-            isPossible(transaction, what: what(), &admitted, log: &log),
-            agreesWithCatalog(transaction, what: what(), &admitted, log: &log)
+            isComplete(transaction, what: what(), log: &log)
         else {
-            return false
+            return .leftOut
         }
+        guard isPossible(transaction, what: what(), &admitted, log: &log) else { return .impossible }
+        guard agreesWithCatalog(transaction, what: what(), &admitted, log: &log) else { return .leftOut }
         if let ownership = transaction.inAppOwnershipType, !ownership.isKnown {
             log.report(
                 .unknownOwnership,
                 "\(what()) has inAppOwnershipType \"\(ownership.rawValue)\", which this library does not know; it "
                     + "counts where its fields allow, without the right to manage the subscription")
         }
-        return true
+        return .takesPart
     }
 
     private func admit(
@@ -346,14 +371,12 @@ struct Admission: RebuildStage {
         }
         let impossible = [
             original.isEmpty ? "an empty originalTransactionId" : nil,
-            renewalInfo.signedDate.flatMap { $0 < Self.appStoreOpening ? "signedDate \($0.evidenceText)" : nil },
-            renewalInfo.gracePeriodExpiresDate.flatMap {
-                $0 < Self.appStoreOpening ? "gracePeriodExpiresDate \($0.evidenceText)" : nil
-            },
+            RuleDates.problem("signedDate", renewalInfo.signedDate),
+            RuleDates.problem("gracePeriodExpiresDate", renewalInfo.gracePeriodExpiresDate),
         ].compactMap { $0 }
         guard impossible.isEmpty else {
             reportImpossible(impossible, what: "\(what()) of original transaction \(original)", log: &log)
-            admitted.reject(renewalInfo)
+            admitted.reject(renewalInfo, untrusted: true)
             return
         }
         var whole = renewalInfo
@@ -391,33 +414,81 @@ struct Admission: RebuildStage {
             if let renewalInfo = data.renewalInfo { admitted.reject(renewalInfo) }
             return
         }
-        if let transaction = data.transactionInfo {
-            if isAdmissible(transaction, what: "transaction \(transaction.id) in \(name)", &admitted, log: &log) {
-                var whole = transaction
-                whole.takeEndsDown()
+        // Rule 10: a signedDate no real notification carries makes it impossible, and what it names is not trusted.
+        if let problem = RuleDates.problem("signedDate", notification.signedDate) {
+            reportImpossible([problem], what: name, log: &log)
+            if let transaction = data.transactionInfo {
+                admitted.reject(transaction, untrusted: true)
+                admitted.hasUntrustedTransactions = true
+            }
+            if let renewalInfo = data.renewalInfo { admitted.reject(renewalInfo, untrusted: true) }
+            return
+        }
+        // Rule 1: a notification without signedDate is placed by its nested payloads' (signed when it was), and a
+        // nested payload without one by its notification's.
+        let placed = notification.signedDate ?? Self.newestSignedDate(of: data)
+        let ends = Self.endingTypes.contains(type)
+        if placed == nil, !ends {
+            // A notification that grants and cannot be placed in time never grants: its nested entries are left out.
+            log.report(
+                .undatedEntry,
+                "\(name) has no signedDate, nor do the transaction and renewal info it carries, so it cannot be placed "
+                    + "in time; what it carries grants nothing")
+            if let transaction = data.transactionInfo {
+                admitted.hide(transaction)
+                admitted.hasUntrustedTransactions = true
+            }
+            return
+        }
+        if var transaction = data.transactionInfo {
+            if transaction.signedDate == nil { transaction.signedDate = placed }
+            let verdict = admission(
+                of: transaction, what: "transaction \(transaction.id) in \(name)", &admitted, log: &log)
+            if verdict == .takesPart {
+                // Admitted as sent, as a history's transaction is; then revoked where it says so without a date.
+                let implied = withUnsafePointer(to: transaction) { TransactionPayload.impliedRevocationDate($0) }
+                if let implied { transaction.revocationDate = implied }
+                transaction.takeEndsDown()
                 let index = admitted.transactions.count
-                withUnsafePointer(to: whole) {
+                withUnsafePointer(to: transaction) {
                     noteChained($0, at: index, takingEndsDown: false, in: &admitted, reserving: 1)
                 }
-                admitted.transactions.append(whole)
+                admitted.transactions.append(transaction)
+                if transaction.signedDate == nil { admitted.undated.append(index) }
+                if implied != nil { admitted.noteImpliedRevocation(of: transaction) }
                 if let transactionId = transaction.transactionId {
                     admitted.facts.notifications[transactionId, default: []].insert(mention)
                 }
             } else {
-                admitted.reject(transaction)
+                admitted.reject(transaction, untrusted: verdict == .impossible)
             }
         }
-        if let renewalInfo = data.renewalInfo {
+        if var renewalInfo = data.renewalInfo {
+            if renewalInfo.signedDate == nil { renewalInfo.signedDate = placed }
             admit(renewalInfo, what: "renewal info in \(name)", into: &admitted, log: &log)
         }
-        recordEvent(of: notification, mention: mention, data: data, into: &admitted.facts, log: &log)
-        recordRenewalNotice(of: notification, data: data, into: &admitted.facts)
+        recordEvent(of: notification, placed: placed, mention: mention, data: data, into: &admitted.facts, log: &log)
+        if let placed {
+            recordRenewalNotice(of: notification, signed: placed, data: data, into: &admitted.facts)
+        }
+    }
+
+    /// The notification types that only end access or grace: one that cannot be placed in time still ends what it
+    /// names, from the purchase of the transaction it carries.
+    static let endingTypes: Set<NotificationType> = [.revoke, .refund, .expired, .gracePeriodExpired]
+
+    /// The newest signedDate of a notification's nested payloads that a rule may read: the notification's own date
+    /// where it has none, since Apple signs them together.
+    private static func newestSignedDate(of data: NotificationData) -> Date? {
+        [data.transactionInfo?.signedDate, data.renewalInfo?.signedDate].compactMap { $0 }.filter(RuleDates.contains)
+            .max()
     }
 
     /// Notes a DID_FAIL_TO_RENEW or DID_CHANGE_RENEWAL_STATUS, for the entitlement's billing issue and unsubscribe
     /// dates, and Apple's `data.status`, for the cross-check of the rebuilt state; neither changes a state.
     private func recordRenewalNotice(
-        of notification: NotificationPayload, data: NotificationData, into facts: inout NotificationFacts
+        of notification: NotificationPayload, signed date: Date, data: NotificationData,
+        into facts: inout NotificationFacts
     ) {
         let kind: RenewalNotice.Kind?
         switch (notification.notificationType, notification.subtype) {
@@ -431,7 +502,7 @@ struct Admission: RebuildStage {
         let nestedAdmitted =
             (data.transactionInfo.map { admits($0.environment) && isOfTheApp($0.bundleId) } ?? true)
             && (data.renewalInfo.map { admits($0.environment) } ?? true)
-        guard let date = notification.signedDate, nestedAdmitted,
+        guard nestedAdmitted,
             let originalId = data.transactionInfo?.originalTransactionId ?? data.renewalInfo?.originalTransactionId
         else { return }
         if let status = data.status {
@@ -443,8 +514,11 @@ struct Admission: RebuildStage {
         }
     }
 
+    /// Notes a REVOKE without revocationDate, an EXPIRED or a GRACE_PERIOD_EXPIRED as an event of its chain, at
+    /// `placed`, the notification's signedDate or its nested payloads'. One that cannot be placed still ends what it
+    /// names: it is dated by the purchase of the transaction it carries, the earliest it could speak for, and reported.
     private func recordEvent(
-        of notification: NotificationPayload, mention: NotificationMention, data: NotificationData,
+        of notification: NotificationPayload, placed: Date?, mention: NotificationMention, data: NotificationData,
         into facts: inout NotificationFacts, log: inout DiagnosticsLog
     ) {
         let (type, name) = (mention.type, mention.name)
@@ -470,11 +544,18 @@ struct Admission: RebuildStage {
             data.transactionInfo.map({ admits($0.environment) && isOfTheApp($0.bundleId) }) ?? true,
             data.renewalInfo.map({ admits($0.environment) }) ?? true
         else { return }
-        guard let date = notification.signedDate else {
+        guard let date = placed ?? data.transactionInfo?.purchaseDate else {
             log.report(
-                .incompleteNotification,
-                "\(name) has no signedDate, so the rebuild cannot tell when it took effect; it is left out")
+                .undatedEntry,
+                "\(name) has no signedDate, nor a transaction whose purchase would date it, so the rebuild cannot "
+                    + "tell when it took effect; it is left out")
             return
+        }
+        if placed == nil {
+            log.report(
+                .undatedEntry,
+                "\(name) has no signedDate, nor do the payloads it carries, so it cannot be placed in time; it ends "
+                    + "what it names from the purchase of transaction \(data.transactionInfo?.id ?? "(none)")")
         }
         // An event ends or revokes: at its signedDate's whole millisecond, taken down (rule 1).
         facts.events[originalId, default: []].append(
@@ -504,10 +585,6 @@ struct Admission: RebuildStage {
     private func admits(_ entryEnvironment: Environment?) -> Bool {
         entryEnvironment == environment
     }
-
-    /// 2008-07-10T00:00:00Z, the day the App Store opened: no purchase is older, so an earlier date can only be
-    /// seconds mistaken for milliseconds. Xcode's year-1 originalPurchaseDate is never read by the rebuild.
-    static let appStoreOpening = Date(timeIntervalSince1970: 1_215_648_000)
 
     /// Whether an entry's bundle id is the catalog's, where the catalog names one.
     private func isOfTheApp(_ bundleId: String?) -> Bool {
@@ -544,27 +621,48 @@ struct Admission: RebuildStage {
         _ transaction: borrowing TransactionPayload, what: @autoclosure () -> String,
         _ admitted: inout AdmittedEntries, log: inout DiagnosticsLog
     ) -> Bool {
-        let purchase = transaction.purchaseDate ?? Self.appStoreOpening
-        func early(_ name: String, _ date: Date?) -> String? {
-            date.flatMap { $0 < Self.appStoreOpening ? "\(name) \($0.evidenceText), before the App Store opened" : nil }
-        }
-        let impossible = [
-            transaction.transactionId == "" ? "an empty transactionId" : nil,
-            transaction.originalTransactionId == "" ? "an empty originalTransactionId" : nil,
-            transaction.productId == "" ? "an empty productId" : nil,
-            early("purchaseDate", transaction.purchaseDate), early("signedDate", transaction.signedDate),
-            early("expiresDate", transaction.expiresDate), early("revocationDate", transaction.revocationDate),
-            transaction.expiresDate.flatMap { $0 < purchase ? "expiresDate before purchaseDate" : nil },
-            transaction.revocationDate.flatMap { $0 < purchase ? "revocationDate before purchaseDate" : nil },
-            transaction.quantity.flatMap { $0 < 1 ? "quantity \($0)" : nil },
-            transaction.price.flatMap { $0 < 0 ? "a negative price (\($0) milliunits)" : nil },
-        ].compactMap { $0 }
+        let impossible = Self.impossibleValues(of: transaction)
         guard impossible.isEmpty else {
             reportImpossible(impossible, what: what(), log: &log)
             admitted.hasUntrustedTransactions = true
             return false
         }
         return true
+    }
+
+    /// The values of a transaction that no real payload carries, in the words of a diagnostic (rule 10): dates a
+    /// rule cannot read (`RuleDates`), an end before the purchase, a revocation after the snapshot that reports it was
+    /// signed, empty identifiers, no quantity, a negative price. Empty for almost every transaction, found without
+    /// making a message. Dates are ordered only once `RuleDates` holds them, so that NaN never reaches a comparison.
+    static func impossibleValues(of transaction: borrowing TransactionPayload) -> [String] {
+        var found: [String] = []
+        if transaction.transactionId == "" { found.append("an empty transactionId") }
+        if transaction.originalTransactionId == "" { found.append("an empty originalTransactionId") }
+        if transaction.productId == "" { found.append("an empty productId") }
+        let purchase = transaction.purchaseDate
+        let (expires, revoked, signed) = (transaction.expiresDate, transaction.revocationDate, transaction.signedDate)
+        if let problem = RuleDates.problem("purchaseDate", purchase) { found.append(problem) }
+        if let problem = RuleDates.problem("signedDate", signed) { found.append(problem) }
+        if let problem = RuleDates.problem("expiresDate", expires) { found.append(problem) }
+        if let problem = RuleDates.problem("revocationDate", revoked) { found.append(problem) }
+        if let purchase, RuleDates.contains(purchase) {
+            if let expires, RuleDates.contains(expires), expires < purchase {
+                found.append("expiresDate before purchaseDate")
+            }
+            if let revoked, RuleDates.contains(revoked), revoked < purchase {
+                found.append("revocationDate before purchaseDate")
+            }
+        }
+        // No snapshot reports a revocation that had not happened when it was signed; compared at the revocation's
+        // whole millisecond, as rule 1 takes it, so that Xcode's fractions of one stay possible.
+        if let revoked, let signed, RuleDates.contains(revoked), RuleDates.contains(signed),
+            MillisecondDate.whole(revoked, .down) > signed
+        {
+            found.append("revocationDate \(revoked.evidenceText) after its own signedDate \(signed.evidenceText)")
+        }
+        if let quantity = transaction.quantity, quantity < 1 { found.append("quantity \(quantity)") }
+        if let price = transaction.price, price < 0 { found.append("a negative price (\(price) milliunits)") }
+        return found
     }
 
     private func reportImpossible(_ values: [String], what: String, log: inout DiagnosticsLog) {
@@ -613,6 +711,20 @@ extension TransactionPayload {
     static func hasFractionalEnds(_ transaction: UnsafePointer<TransactionPayload>) -> Bool {
         transaction.pointee.expiresDate.map { MillisecondDate.whole($0, .down) != $0 } == true
             || transaction.pointee.revocationDate.map { MillisecondDate.whole($0, .down) != $0 } == true
+    }
+
+    /// Rule 7: a snapshot that says it is revoked (a revocationReason or a revocationType) without a revocationDate
+    /// is revoked from its own signedDate (its purchase where it has none, or where it was signed before it), taken
+    /// down to its whole millisecond, so that the revocation never precedes the purchase it ends. Apple
+    /// documents no such shape, but Get Transaction History answers so for a family member's copy after the member
+    /// left: reading the fields as saying nothing would let the copy grant. Nil for any other snapshot; read in place.
+    static func impliedRevocationDate(_ transaction: UnsafePointer<TransactionPayload>) -> Date? {
+        guard transaction.pointee.revocationDate == nil,
+            transaction.pointee.revocationReason != nil || transaction.pointee.revocationType != nil,
+            let purchase = transaction.pointee.purchaseDate
+        else { return nil }
+        let signed = transaction.pointee.signedDate ?? purchase
+        return MillisecondDate.whole(max(signed, purchase), .down)
     }
 
     /// Takes expiresDate and revocationDate down to their whole milliseconds, in the direction that never grants.

@@ -53,6 +53,12 @@ struct ChainEntry {
             signedDate: transaction.pointee.signedDate, isUpgraded: transaction.pointee.isUpgraded == true)
     }
 
+    /// Revokes the entry at `date`, as a snapshot that says it is revoked without a revocationDate is (rule 7).
+    mutating func revoke(at date: Date) {
+        revocation = date
+        flags |= 2
+    }
+
     /// Takes the ends down as `TransactionPayload.takeEndsDown()` does a payload's.
     mutating func takeEndsDown() {
         if let expiresDate { expires = MillisecondDate.whole(expiresDate, .down) }
@@ -249,6 +255,9 @@ struct ChainEvents: ExpressibleByArrayLiteral {
     private var expired: [ChainEvent] = []
     private var gracePeriodExpired: [ChainEvent] = []
     private var isOrdered = true
+    /// The transactions whose snapshot says they are revoked (a revocationReason or revocationType) but gives no
+    /// revocationDate: revoked from the snapshot's signedDate, their cause inferred (rule 7).
+    var impliedRevocations: Set<String> = []
 
     init(arrayLiteral events: ChainEvent...) {
         for event in events { append(event) }

@@ -8,10 +8,15 @@ extension Date {
     /// The instant in ISO 8601, for evidence and diagnostics: what `formatted(.iso8601)` writes (UTC, whole seconds).
     ///
     /// Written directly for the years 1601 to 9999 of the Gregorian calendar, since the format style dominated the
-    /// cost of explaining a small rebuild; other instants use the format style itself.
+    /// cost of explaining a small rebuild; other instants use the format style itself, but for NaN, the infinities and
+    /// dates tens of thousands of years away (which a payload built in code may hold), written as their milliseconds
+    /// since 1970, so that a message about an impossible date never traps.
     package var evidenceText: String {
         let seconds = timeIntervalSince1970.rounded(.down)
         guard seconds >= Self.evidenceTextRange.lowerBound, seconds < Self.evidenceTextRange.upperBound else {
+            guard seconds.isFinite, abs(seconds) < Self.formattedLimit else {
+                return "\(MillisecondDate.text(self)) ms since 1970"
+            }
             return formatted(.iso8601)
         }
         let total = Int64(seconds)
@@ -44,6 +49,10 @@ extension Date {
         write(secondOfDay % 60, digits: 2, at: 17)
         return String(decoding: text, as: UTF8.self)
     }
+
+    /// The seconds since 1970 beyond which `evidenceText` writes milliseconds rather than asking the format style:
+    /// about the year 33,000 either way, far past any date a reader accepts.
+    private static let formattedLimit: Double = 1e12
 
     /// The seconds since 1970 written by `evidenceText` itself: 1601-01-01 up to 10000-01-01.
     private static let evidenceTextRange: Range<Double> = -11_644_473_600..<253_402_300_800

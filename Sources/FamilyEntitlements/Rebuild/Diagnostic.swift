@@ -54,7 +54,7 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
             unknownNotificationSubtype, unknownOwnership, unknownProductType, unknownRevocationType,
             unknownRevocationReason, unknownOfferType, unknownAutoRenewStatus, familySharedConsumable,
             familySharedNonRenewing, missingDuration, appleStatusDisagrees, missingExpiresDate, unexpectedRevoke,
-            inexactPrice, undecodableSignedString, unsignedContentsIgnored,
+            inexactPrice, undecodableSignedString, unsignedContentsIgnored, undatedEntry, invalidInstant,
         ]
 
         /// An entry of another environment than the rebuild's; it never grants.
@@ -151,6 +151,15 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
         /// name, at its JSON path): ignored, the signed string decided.
         public static let unsignedContentsIgnored = Code(
             rawValue: "unsigned_contents_ignored", severity: .warning, rule: .unknownValues)
+        /// An entry that cannot be placed in time: no signedDate of its own, nor one its notification or its nested
+        /// payloads give. One that ends access (a REVOKE, REFUND, EXPIRED, GRACE_PERIOD_EXPIRED, a revoking snapshot)
+        /// still ends what it names; one that grants never grants.
+        public static let undatedEntry = Code(
+            rawValue: "undated_entry", severity: .error, rule: .snapshots)
+        /// The instant of evaluation is not one the rebuild can decide at (NaN, an infinity, or after the year 9999):
+        /// the report grants nothing.
+        public static let invalidInstant = Code(
+            rawValue: "invalid_instant", severity: .error, rule: .snapshots)
         /// A price whose currency is unknown or whose amount is not whole minor units.
         public static let inexactPrice = Code(
             rawValue: "inexact_price", severity: .warning, rule: .unknownValues)

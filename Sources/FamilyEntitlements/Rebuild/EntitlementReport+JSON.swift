@@ -17,7 +17,13 @@ extension EntitlementReport: Codable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        asOf = MillisecondDate.date(milliseconds: try container.decode(Double.self, forKey: .asOf))
+        guard let read = try container.decodeMillisecondDateIfPresent(forKey: .asOf) else {
+            throw DecodingError.valueNotFound(
+                Double.self,
+                DecodingError.Context(
+                    codingPath: container.codingPath + [CodingKeys.asOf], debugDescription: "asOf is null"))
+        }
+        asOf = read
         environment = try container.decode(Environment.self, forKey: .environment)
         let status = try container.decode(CustomerStatus.self, forKey: .customerStatus)
         let reason = try container.decodeIfPresent(InactiveReason.self, forKey: .customerReason)
@@ -41,7 +47,7 @@ extension EntitlementReport: Codable {
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(Int64(MillisecondDate.milliseconds(MillisecondDate.whole(asOf, .down))), forKey: .asOf)
+        try container.encodeWholeMillisecondDateIfPresent(asOf, forKey: .asOf)
         try container.encode(environment, forKey: .environment)
         try container.encode(customerStatus, forKey: .customerStatus)
         try container.encode(customerReason, forKey: .customerReason)

@@ -77,6 +77,15 @@ struct NewestSnapshots: RebuildStage {
                     && store[$0].productId == store[$1].productId && store[$0].purchaseDate == store[$1].purchaseDate
             }, inconsistent: &inconsistent, json: { Self.json(of: store[$0]) }, name: { "transaction \(id($0))" },
             log: &log)
+        if !admitted.undated.isEmpty {
+            settleUndated(
+                admitted.undated, in: &newest, key: { store[$0].transactionId.flatMap(key) }, id: id,
+                grantsLess: {
+                    restriction($0) != restriction($1)
+                        ? restriction($0) < restriction($1)
+                        : Self.json(of: store[$0]).lexicographicallyPrecedes(Self.json(of: store[$1]))
+                }, isDated: { store[$0].signedDate != nil }, log: &log)
+        }
         if !inconsistent.isEmpty {
             // Every snapshot of such a transaction hides its purchase: any of its chains may be the one it renews.
             for index in admitted.admittedIndices
@@ -106,6 +115,28 @@ struct NewestSnapshots: RebuildStage {
                     + "trusted to grant, so it grants nothing")
         }
         return (newest.takeFlags(count: store.count), newest.count)
+    }
+
+    /// Rule 1: an undated snapshot cannot be placed before or after a dated one of its transaction, so where the
+    /// snapshot chosen among the dated ones meets undated ones, the one that grants less is used, as at a tie
+    /// (`grantsLess` orders them, the JSON between equals), and the meeting is reported. Where only undated snapshots
+    /// are known by the instant, they were chosen among as before, each counting as signed at the beginning of time.
+    private func settleUndated<Positions: SnapshotPositions>(
+        _ undated: [Int], in newest: inout Positions, key: (Int) -> Positions.Key?, id: (Positions.Key) -> String,
+        grantsLess: (Int, Int) -> Bool, isDated: (Int) -> Bool, log: inout DiagnosticsLog
+    ) {
+        var byKey: [Positions.Key: [Int]] = [:]
+        for index in undated {
+            if let snapshotKey = key(index) { byKey[snapshotKey, default: []].append(index) }
+        }
+        for (snapshotKey, indices) in byKey {
+            guard let chosen = newest[snapshotKey], isDated(chosen) else { continue }
+            log.report(
+                .undatedEntry,
+                "transaction \(id(snapshotKey)) has a snapshot without signedDate beside dated ones, so it cannot be "
+                    + "placed in time; the one that grants less is used")
+            newest[snapshotKey] = ([chosen] + indices).min(by: grantsLess)
+        }
     }
 
     /// The renewal info of each subscription chain that speaks for it at the instant, by original transaction id, by

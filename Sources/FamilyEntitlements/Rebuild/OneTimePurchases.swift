@@ -30,7 +30,7 @@ struct OneTimePurchases: RebuildStage {
         // Without a revocationDate or an event there is no revocation to find.
         if store[index].revocationDate != nil || !events.isEmpty {
             let transaction = store[index]
-            if let revocation = revocations.revocation(of: transaction, events: events, log: &log) {
+            if let revocation = revocations.revocation(of: transaction, grantingUntil: nil, events: events, log: &log) {
                 return candidate(
                     .revoked, [revocations.reason(of: revocation, for: transaction)], revocation: revocation)
             }
@@ -58,14 +58,24 @@ struct OneTimePurchases: RebuildStage {
                     .undetermined, [Reason(.oneTimePurchases, .familySharedNonRenewing(transactionId: store[index].id))]
                 )
             }
-            guard let duration = store[index].productId.flatMap({ catalogProducts[ProductID($0)]?.duration }),
-                let computed = duration.added(to: purchase).map({ MillisecondDate.whole($0, .down) })
-            else {
+            guard let duration = store[index].productId.flatMap({ catalogProducts[ProductID($0)]?.duration }) else {
                 log.report(
                     .missingDuration,
                     "non-renewing subscription \(store[index].productId ?? "(no productId)") (transaction "
                         + "\(store[index].id)) has no duration in the catalog; it grants nothing rather than forever")
                 return candidate(.undetermined, [Reason(.oneTimePurchases, .missingDuration)])
+            }
+            // Rule 10: an end after 9999 is one no report can hold, so it grants nothing rather than until then.
+            guard let computed = duration.added(to: purchase).map({ MillisecondDate.whole($0, .down) }) else {
+                let text =
+                    "rule 10: non-renewing subscription whose duration \(duration) from \(purchase.evidenceText) ends "
+                    + "after the year 9999: undetermined, never unlimited"
+                log.report(
+                    .impossibleValue,
+                    "non-renewing subscription \(store[index].productId ?? "(no productId)") (transaction "
+                        + "\(store[index].id)) lasts \(duration) from \(purchase.evidenceText), which ends after the "
+                        + "year 9999, which no real payload carries; it grants nothing")
+                return candidate(.undetermined, [Reason(.unknownValues, .text(text))])
             }
             reasons.append(Reason(.oneTimePurchases, .lasts(duration, from: purchase)))
             (end, rule) = (computed, .oneTimePurchases)

@@ -13,7 +13,10 @@
 ///
 /// - Parameters:
 ///   - history: The customer's transactions, renewal infos and notifications, in any order.
-///   - instant: The instant of evaluation; transactions purchased after it do not count yet.
+///   - instant: The instant of evaluation; transactions purchased after it do not count yet. One that is not finite,
+///     or lies after 9999-12-31T23:59:59.999Z (or before the year 1), gives a report that grants nothing, with an
+///     `invalid_instant` diagnostic and the customer inactive (`undetermined`), its asOf held at the nearest end of
+///     that range; an instant before the App Store opened is a real question, whose customer is `new`.
 ///   - environment: The environment to decide for; `Production` unless testing.
 ///   - catalog: Entitlements, product types, non-renewing durations and the app's bundle id; `nil` (the default)
 ///     means none: each product id is then its own entitlement and non-renewing subscriptions have no known
@@ -49,6 +52,7 @@ struct Rebuild: RebuildStage {
     func report(
         of history: History, findingValidUntil: Bool, budget: Staleness.Budget, cost: inout RebuildCost
     ) -> EntitlementReport {
+        guard scope.isDecidable else { return Summary(scope: scope).undecidable() }
         var log = DiagnosticsLog()
         cost.admitted += history.count
         let staleness = Staleness(scope: scope)

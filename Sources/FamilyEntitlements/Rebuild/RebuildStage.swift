@@ -15,12 +15,29 @@ struct RebuildScope {
     /// leaves nothing granting.
     let decodingWarnings: [PayloadDecodingWarning]
 
+    /// Whether the rebuild can decide at the instant it was given: a finite instant within the years the report's
+    /// readers accept (up to 9999-12-31T23:59:59.999Z). An instant before the App Store opened is a real question,
+    /// whose customer is `new`.
+    let isDecidable: Bool
+    /// The instant as it was given, for the diagnostic of one the rebuild cannot decide at.
+    let given: Date
+
     init(
         instant: Date, environment: Environment, catalog: ProductCatalog?,
         decodingWarnings: [PayloadDecodingWarning] = []
     ) {
-        // Rule 1: the instant is taken down to its whole millisecond, the one the report prints as asOf.
-        self.instant = MillisecondDate.whole(instant, .down)
+        // Rule 1: the instant is taken down to its whole millisecond, the one the report prints as asOf. One the rebuild
+        // cannot decide at is held at the nearest end of the range, so that the report it gives can still be written:
+        // after the range (or +infinity) at its last millisecond, anything else (NaN, -infinity) at its first.
+        let down = MillisecondDate.whole(instant, .down)
+        let milliseconds = down.timeIntervalSince1970 * 1000
+        isDecidable = MillisecondDate.isValid(milliseconds)
+        given = instant
+        self.instant =
+            isDecidable
+            ? down
+            : MillisecondDate.date(
+                milliseconds: milliseconds > MillisecondDate.latest ? MillisecondDate.latest : MillisecondDate.earliest)
         self.environment = environment
         self.catalog = catalog
         catalogProducts = catalog?.products ?? [:]

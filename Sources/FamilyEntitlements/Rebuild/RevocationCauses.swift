@@ -14,22 +14,27 @@ struct RevocationCauses: RebuildStage {
     let scope: RebuildScope
 
     /// When a transaction stopped granting because of a revocation, if it had by the instant of evaluation: from its
-    /// snapshot's `revocationDate` and the chain's events. Takes the two dates rather than the payload, so that a
-    /// long chain is read in place.
-    func revocationDate(revoked: Date?, purchased: Date?, events: ChainEvents) -> Date? {
+    /// snapshot's `revocationDate` and the chain's events. Takes the dates rather than the payload, so that a
+    /// long chain is read in place. `grantingUntil` is when the transaction stops granting otherwise (its expiry or
+    /// replacement): a REVOKE from then on finds nothing left to end.
+    func revocationDate(revoked: Date?, purchased: Date?, grantingUntil: Date?, events: ChainEvents) -> Date? {
         var earliest: Date?
         if let date = revoked, date <= instant {
             earliest = date
         }
-        if !events.isEmpty, let event = revokeEvent(purchased: purchased, events: events) {
+        if !events.isEmpty,
+            let event = revokeEvent(purchased: purchased, grantingUntil: grantingUntil, events: events)
+        {
             earliest = min(earliest ?? event.date, event.date)
         }
         return earliest
     }
 
-    /// The revocation of a transaction by the instant of evaluation, with its cause.
+    /// The revocation of a transaction by the instant of evaluation, with its cause. `grantingUntil` is when the
+    /// transaction stops granting otherwise (its expiry or replacement; nil where nothing ends it): a REVOKE only ends
+    /// what it could still end, so one signed from then on leaves the transaction its own end.
     func revocation(
-        of transaction: TransactionPayload, events: ChainEvents, log: inout DiagnosticsLog
+        of transaction: TransactionPayload, grantingUntil: Date?, events: ChainEvents, log: inout DiagnosticsLog
     ) -> Revocation? {
         var found: Revocation?
         if let date = transaction.revocationDate, date <= instant {
@@ -45,9 +50,12 @@ struct RevocationCauses: RebuildStage {
                     "transaction \(transaction.id) has revocationReason \(reason.rawValue), which this library "
                         + "does not know")
             }
-            found = Revocation(date: date, cause: RevocationCauseFinding.of(transaction), event: nil)
+            let finding = RevocationCauseFinding.of(transaction)
+            // A revocation Apple sent without its date is dated by the rebuild: its cause is inferred too.
+            let implied = transaction.transactionId.map(events.impliedRevocations.contains) ?? false
+            found = Revocation(date: date, cause: implied ? .inferred(finding.cause) : finding, event: nil)
         }
-        if let event = revokeEvent(purchased: transaction.purchaseDate, events: events),
+        if let event = revokeEvent(purchased: transaction.purchaseDate, grantingUntil: grantingUntil, events: events),
             case .revoke(let cause) = event.kind,
             found.map({ event.date < $0.date }) ?? true
         {
@@ -74,11 +82,18 @@ struct RevocationCauses: RebuildStage {
                 cause: revocation.cause.cause))
     }
 
-    private func revokeEvent(purchased: Date?, events: ChainEvents) -> ChainEvent? {
+    /// The earliest REVOKE without revocationDate that ends the transaction: signed from its purchase, by the instant,
+    /// and before it stopped granting otherwise (rule 7: a revocation ends only what it could still end).
+    private func revokeEvent(purchased: Date?, grantingUntil: Date?, events: ChainEvents) -> ChainEvent? {
         guard let purchase = purchased else { return nil }
         // From the purchase's millisecond taken down, as the events' dates are (rule 1): a REVOKE signed in the
         // millisecond of the purchase revokes it.
-        return events.first(.revoke, from: MillisecondDate.whole(purchase, .down), through: instant)
+        guard let event = events.first(.revoke, from: MillisecondDate.whole(purchase, .down), through: instant) else {
+            return nil
+        }
+        // The events come in order of date: where the earliest comes after the end, so do the others.
+        if let end = grantingUntil, !(event.date < end) { return nil }
+        return event
     }
 }
 

@@ -47,8 +47,12 @@ struct SubscriptionChains: RebuildStage {
         if let replaced = replacementDate(of: index, in: context) {
             end = min(end, replaced)
         }
+        // A REVOKE finds nothing left to end in an older transaction after its end; the chain's newest may still grant
+        // in a grace period after its expiry, which the REVOKE ends.
+        let isNewest = index == context.chain.entries.count - 1
         if let revocation = revocations.revocationDate(
-            revoked: entry.revocationDate, purchased: entry.purchaseDate, events: context.events)
+            revoked: entry.revocationDate, purchased: entry.purchaseDate, grantingUntil: isNewest ? nil : end,
+            events: context.events)
         {
             end = min(end, revocation)
         }
@@ -99,8 +103,12 @@ struct SubscriptionChains: RebuildStage {
                 reasons: [Reason(.autoRenewableSubscriptions, .missingExpiresDate(transactionId: transaction.id))])
         }
         var reasons: [Reason] = []
-        let revocation = revocations.revocation(of: transaction, events: events, log: &log)
         let replacement = self.replacement(of: index, in: context)
+        // As in `accessEnd(of:in:)`: the chain's newest may still grant in a grace period after its expiry.
+        let isNewest = index == chain.entries.count - 1
+        let revocation = revocations.revocation(
+            of: transaction, grantingUntil: isNewest ? nil : min(expires, replacement?.date ?? expires), events: events,
+            log: &log)
         var end = expires
         if let revocation { end = min(end, revocation.date) }
         if let replacement { end = min(end, replacement.date) }

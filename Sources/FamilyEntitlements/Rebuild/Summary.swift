@@ -43,6 +43,20 @@ struct Summary: RebuildStage {
             products: products, entitlements: entitlements, diagnostics: log.sorted, entitlementDecisions: decisions)
     }
 
+    /// The report at an instant the rebuild cannot decide at (rule 1): nothing grants, every entitlement of the
+    /// catalog is answered inactive, and the customer is inactive with reason `undetermined`.
+    func undecidable() -> EntitlementReport {
+        var log = DiagnosticsLog()
+        log.report(
+            .invalidInstant,
+            "the instant of evaluation, \(MillisecondDate.text(scope.given)) ms since 1970, is not one the rebuild can "
+                + "decide at (a finite instant no later than 9999-12-31T23:59:59.999Z); nothing grants, and asOf is "
+                + "held at \(instant.evidenceText)")
+        var report = summarise([], facts: [], namesAPurchase: true, mixedBundles: false, log: &log)
+        report.customer = .inactive(.undetermined)
+        return report
+    }
+
     /// The entitlements and their answers where a catalog maps products to entitlements: every entitlement of the
     /// catalog is known, a product it lacks unlocks nothing, and where several products unlock one entitlement the
     /// one of highest priority answers (see `EntitlementDecision`).

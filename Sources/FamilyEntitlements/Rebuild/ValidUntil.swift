@@ -199,7 +199,12 @@ package struct Staleness: RebuildStage {
             let data = notification.data
             // The key admission files the notification's events and renewal notices under.
             let group = data?.transactionInfo?.originalTransactionId ?? data?.renewalInfo?.originalTransactionId
-            reader.add(notification.signedDate, .group(group), body)
+            // Admission dates a nested payload without signedDate by its notification's (rule 1): that date may then
+            // change which snapshot speaks for the instant.
+            let placesNested =
+                data?.transactionInfo.map { $0.signedDate == nil } == true
+                || data?.renewalInfo.map { $0.signedDate == nil } == true
+            reader.add(notification.signedDate, placesNested ? .admission : .group(group), body)
             if let transaction = data?.transactionInfo { withUnsafePointer(to: transaction) { reader.add($0, body) } }
             if let renewalInfo = data?.renewalInfo { reader.add(renewalInfo, body) }
         }
@@ -231,7 +236,8 @@ package struct Staleness: RebuildStage {
         // Rule 1 decides at whole milliseconds: an end at its millisecond taken down, a start or a signedDate from the
         // millisecond taken up. Both are boundaries, so that none is missed whichever way a date is taken.
         func add(_ date: Date?, _ reach: @autoclosure () -> Reach, _ body: (Date, Reach) -> Void) {
-            guard let date, date > earliest else { return }
+            // A date after the years a report holds is no boundary: the rebuild decides nothing there (rule 1).
+            guard let date, date > earliest, MillisecondDate.isValid(date.timeIntervalSince1970 * 1000) else { return }
             let (down, up) = (MillisecondDate.whole(date, .down), MillisecondDate.whole(date, .up))
             if down > instant { body(down, reach()) }
             if up != down, up > instant { body(up, reach()) }

@@ -68,7 +68,15 @@ public enum DecisionRule: Int, CaseIterable, Hashable, Sendable, Codable, Custom
             milliseconds (Xcode signs fractions of one), each date taken in the direction that never grants: the \
             instant down (the report's asOf is the millisecond decided at), expiries, grace periods, revocations, \
             replacements and the notifications that end access down, purchases up; signedDates keep their values \
-            for ordering snapshots, and the history keeps every value as it came.
+            for ordering snapshots, and the history keeps every value as it came. Every entry is placed in time \
+            first: a notification without signedDate by its nested payloads' signedDate, a nested payload without \
+            one by its notification's. An entry that still cannot be placed is reported (undated_entry): one that \
+            ends access (a REVOKE, REFUND, EXPIRED or GRACE_PERIOD_EXPIRED) still ends what it names, from the \
+            purchase of the transaction it carries; one that grants never grants; between an undated snapshot and a \
+            dated one of the same transaction the one that grants less wins, as at a tie; an undated Apple status \
+            is skipped; a single undated snapshot that competes with nothing is decided by its own dates. An \
+            instant that is not finite or lies after 9999 decides nothing (invalid_instant): nothing grants and the \
+            customer is inactive (undetermined); an instant before the App Store opened is a real question.
             """
         case .autoRenewableSubscriptions:
             """
@@ -119,8 +127,13 @@ public enum DecisionRule: Int, CaseIterable, Hashable, Sendable, Codable, Custom
             refund when revocationReason is 0, 1 or absent, else unknown; FAMILY_SHARED with revocationDate -> \
             refund when revocationReason is 1, else unknown; any other ownership -> unknown; a REVOKE \
             notification for a FAMILY_SHARED transaction without revocationDate -> familyRevocation at the \
-            notification's signedDate, revoking that chain's transactions purchased up to it. A later transaction \
-            grants again; a stale snapshot does not undo it.
+            notification's signedDate, revoking that chain's transactions purchased up to it that still granted \
+            then (a revocation ends only what it could still end: a copy that had expired or been replaced keeps its \
+            own end). A later transaction grants again; a stale snapshot does not undo it. A snapshot that says it \
+            is revoked (a revocationReason or revocationType) without a revocationDate, as Get Transaction History \
+            answers for a member's copy after the member left, is revoked from its own signedDate, for its own \
+            transactionId only, the cause inferred from those fields; a newer snapshot without them restores it. \
+            Apple documents no such shape: reading the fields as saying nothing would let the copy grant.
             """
         case .offers:
             """
@@ -142,9 +155,13 @@ public enum DecisionRule: Int, CaseIterable, Hashable, Sendable, Codable, Custom
             rebuild and never disappears: it yields a warning naming the raw value, and the transaction still \
             counts where its fields allow (an unknown product type grants only while an expiresDate bounds it). \
             A transaction missing its ids or purchaseDate never grants. Impossible values (an expiry or \
-            revocation before the purchase, an empty identifier, a quantity below 1, a negative price, a date \
-            before the App Store opened on 2008-07-10, which can only be seconds mistaken for milliseconds) never \
-            grant and are reported; the customer is then inactive (undetermined), not new. Xcode's year-1 \
+            revocation before the purchase, a revocation after the signedDate of the snapshot that reports it, an \
+            empty identifier, a quantity below 1, a negative price, a date a rule reads that is not finite, lies \
+            after 9999, or lies before the App Store opened on 2008-07-10, which can only be seconds mistaken for \
+            milliseconds) never grant and are reported; the customer is then inactive (undetermined), not new. A \
+            notification whose own signedDate is impossible is reported, and what it names is not trusted: its \
+            transaction grants nothing and its renewal info gives no grace period. A non-renewing duration whose \
+            end would lie after 9999 grants nothing (undetermined). Xcode's year-1 \
             originalPurchaseDate is documented (rule 9) and never read. What reading the input noticed is a \
             diagnostic naming its JSON path: decoded contents beside a signed string are ignored \
             (unsigned_contents_ignored, a warning); a signed string that cannot be decoded \

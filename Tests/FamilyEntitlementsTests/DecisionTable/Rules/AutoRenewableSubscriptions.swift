@@ -348,7 +348,7 @@ extension DecisionRow {
                     + "first is reported",
                 source: "decision table: a revocation counts from its revocationDate; ties by transactionId",
                 history: History(transactions: [
-                    Given.subscription("2113", from: 0, to: 40, signed: 5) {
+                    Given.subscription("2113", from: 0, to: 40, signed: 20) {
                         $0.revocationDate = Given.day(20)
                         $0.revocationType = .refundFull
                     },

@@ -286,6 +286,6 @@ extension DecisionRow {
                         $0.causeInferred = .equals(true)
                     }
                 ], customer: .equals(.inactive), customerReason: .equals(.revoked), diagnostics: [.unexpectedRevoke]),
-        ]
+        ] + revocationsWithoutDate
     }()
 }

@@ -3,7 +3,7 @@ import Foundation
 
 extension DecisionRow {
     /// The rows of ``DecisionRule/snapshots``, in the order docs/decision-table.md lists them.
-    static let snapshots: [DecisionRow] = newestSnapshots + laterSnapshots + renewalInfoTrust
+    static let snapshots: [DecisionRow] = newestSnapshots + laterSnapshots + renewalInfoTrust + undatedEntries
 
     /// Rule 1: the newest snapshot of a transaction is the truth.
     static let newestSnapshots: [DecisionRow] = {

@@ -3,7 +3,8 @@ import Foundation
 
 extension DecisionRow {
     /// The rows of ``DecisionRule/unknownValues``, in the order docs/decision-table.md lists them.
-    static let unknownValues: [DecisionRow] = unknownValueRows + impossibleValues + unreadEntries
+    static let unknownValues: [DecisionRow] =
+        unknownValueRows + impossibleValues + impossibleNotificationDates + unreadEntries
 
     /// A REVOKE whose signed transaction could not be decoded, as `History.decodeUnverified` leaves it: the
     /// notification is kept with the string as sent, and nothing is taken from the string.
@@ -227,36 +228,37 @@ extension DecisionRow {
         func lifetime(_ change: @escaping (inout TransactionPayload) -> Void) -> TransactionPayload {
             Given.oneTime("4401", Given.lifetime, type: .nonConsumable, on: 10, change)
         }
-        let cases: [(String, TransactionPayload)] = [
-            (
-                "an expiresDate before purchaseDate",
-                Given.subscription("2402", from: 10, to: 5)
-            ),
-            ("a revocationDate before purchaseDate", lifetime { $0.revocationDate = Given.day(5) }),
-            ("an empty productId", lifetime { $0.productId = "" }),
-            ("an empty transactionId", lifetime { $0.transactionId = "" }),
-            ("quantity 0", lifetime { $0.quantity = 0 }),
-            ("a negative price", lifetime { $0.price = -9990 }),
-            (
-                "a purchaseDate in seconds mistaken for milliseconds (1970)",
-                lifetime { $0.purchaseDate = Date(timeIntervalSince1970: 1_767_225_600 / 1_000) }
-            ),
-            ("an empty originalTransactionId", lifetime { $0.originalTransactionId = "" }),
-            (
-                "a signedDate in seconds mistaken for milliseconds (1970)",
-                lifetime { $0.signedDate = Date(timeIntervalSince1970: 1_767_225_600 / 1_000) }
-            ),
-            (
-                "an expiresDate in seconds mistaken for milliseconds (1970)",
-                Given.subscription("2402", from: 10, to: 40) {
-                    $0.expiresDate = Date(timeIntervalSince1970: 1_770_681_600 / 1_000)
-                }
-            ),
-            (
-                "a revocationDate in seconds mistaken for milliseconds (1970)",
-                lifetime { $0.revocationDate = Date(timeIntervalSince1970: 1_768_089_600 / 1_000) }
-            ),
-        ]
+        let cases: [(String, TransactionPayload)] =
+            [
+                (
+                    "an expiresDate before purchaseDate",
+                    Given.subscription("2402", from: 10, to: 5)
+                ),
+                ("a revocationDate before purchaseDate", lifetime { $0.revocationDate = Given.day(5) }),
+                ("an empty productId", lifetime { $0.productId = "" }),
+                ("an empty transactionId", lifetime { $0.transactionId = "" }),
+                ("quantity 0", lifetime { $0.quantity = 0 }),
+                ("a negative price", lifetime { $0.price = -9990 }),
+                (
+                    "a purchaseDate in seconds mistaken for milliseconds (1970)",
+                    lifetime { $0.purchaseDate = Date(timeIntervalSince1970: 1_767_225_600 / 1_000) }
+                ),
+                ("an empty originalTransactionId", lifetime { $0.originalTransactionId = "" }),
+                (
+                    "a signedDate in seconds mistaken for milliseconds (1970)",
+                    lifetime { $0.signedDate = Date(timeIntervalSince1970: 1_767_225_600 / 1_000) }
+                ),
+                (
+                    "an expiresDate in seconds mistaken for milliseconds (1970)",
+                    Given.subscription("2402", from: 10, to: 40) {
+                        $0.expiresDate = Date(timeIntervalSince1970: 1_770_681_600 / 1_000)
+                    }
+                ),
+                (
+                    "a revocationDate in seconds mistaken for milliseconds (1970)",
+                    lifetime { $0.revocationDate = Date(timeIntervalSince1970: 1_768_089_600 / 1_000) }
+                ),
+            ] + impossibleDateCases
         let renewalInfo = Given.renewal("2402", signed: 10) {
             $0.isInBillingRetryPeriod = true
             $0.gracePeriodExpiresDate = Given.day(40)
@@ -286,8 +288,8 @@ extension DecisionRow {
                             })
                     ]), asOf: 5, products: [], customer: .equals(.inactive),
                 customerReason: .equals(.undetermined), diagnostics: [.impossibleValue, .untrustedSnapshot]))
-        // Once the app's bundle id has been seen, admission takes a shortcut for the transactions after the first:
-        // each impossible value is refused there too.
+        // After a transaction of the same app, each impossible value is refused as well: one check admits every
+        // transaction, wherever it stands.
         let ordinary = Given.subscription("2401", Given.basic, from: 0, to: 30)
         rows += cases.map { name, transaction in
             DecisionRow(
