@@ -16,12 +16,15 @@ import FamilyEntitlements
 /// - Which snapshot counts: of each transaction (and each chain's renewal infos), the newest signed by the instant,
 ///   every one tied at that signedDate for renewal infos and any one of them for transactions (the rebuild settles a
 ///   tie of transaction snapshots by their JSON). A snapshot without signedDate counts as signed at the beginning of
-///   time, as the rebuild's rule 1 reads it. Where none is signed by the instant, any snapshot signed later may count:
-///   an audit of a past instant often has nothing else.
+///   time; the rebuild, which lets the one that grants less win where an undated snapshot meets a dated one, grants no
+///   more. Where none is signed by the instant, any snapshot signed later may count: an audit of a past instant often
+///   has nothing else.
 /// - Trusted: of the rebuild's environment, with a transactionId, an originalTransactionId, a non-empty productId and a
 ///   purchaseDate. A newer snapshot of another environment or none is the one that counts, and it grants nothing.
 /// - Possible: purchased by the instant, expiry after purchase, quantity at least 1 and price not negative where
-///   given. Dates before the App Store opened are not checked here: Xcode's test transactions use them.
+///   given, every date finite and from the App Store's opening (2008-07-10) to the end of 9999, and no revocation
+///   after the snapshot's own signedDate. A transaction carried by a notification whose own signedDate lies outside
+///   that range is not trusted in any snapshot.
 /// - Revoked: by the counted snapshot's revocationDate, or by a REVOKE notification of the environment (its data and
 ///   its transaction) without revocationDate for the chain, signed from the purchase up to the instant.
 /// - Bundle ids are not checked: the history does not say which app it belongs to. A history whose transactions of the
@@ -59,6 +62,14 @@ enum NoOverGrant {
         var renewalInfos: [String: [RenewalInfoPayload]] = [:]
         /// The signedDates of the REVOKE notifications without revocationDate, by originalTransactionId.
         var revokes: [String: [Date]] = [:]
+        /// The transactions a notification dated outside the range carries: none of their snapshots is trusted.
+        var untrusted: Set<String> = []
+
+        /// From 2008-07-10T00:00:00Z to 9999-12-31T23:59:59.999Z, in seconds, compared as numbers so that NaN is out.
+        static func isInRange(_ date: Date?) -> Bool {
+            guard let seconds = date?.timeIntervalSince1970 else { return true }
+            return seconds >= 1_215_648_000 && seconds <= 253_402_300_799.999
+        }
 
         init(history: History, instant: Date, environment: Environment, catalog: ProductCatalog) {
             self.instant = instant
@@ -70,6 +81,9 @@ enum NoOverGrant {
                 guard let data = notification.data else { continue }
                 if let transaction = data.transactionInfo {
                     transactions.append(transaction)
+                    if !Self.isInRange(notification.signedDate), let id = transaction.transactionId {
+                        untrusted.insert(id)
+                    }
                     if notification.notificationType == .revoke, transaction.revocationDate == nil,
                         data.environment == environment, transaction.environment == environment,
                         data.renewalInfo.map({ $0.environment == environment }) ?? true,
@@ -146,6 +160,16 @@ enum NoOverGrant {
         /// Why this snapshot cannot be trusted to grant anything; nil when it can.
         func distrust(_ snapshot: TransactionPayload) -> String? {
             guard snapshot.environment == environment else { return "another environment or none" }
+            if let id = snapshot.transactionId, untrusted.contains(id) {
+                return "carried by a notification dated outside the range"
+            }
+            let dates = [snapshot.purchaseDate, snapshot.signedDate, snapshot.expiresDate, snapshot.revocationDate]
+            guard dates.allSatisfy(Self.isInRange) else { return "a date outside the range" }
+            if let revoked = snapshot.revocationDate, let signed = snapshot.signedDate,
+                revoked.timeIntervalSince1970 >= signed.timeIntervalSince1970 + 0.001
+            {
+                return "revoked after its own signedDate"
+            }
             guard snapshot.transactionId?.isEmpty == false, snapshot.originalTransactionId?.isEmpty == false,
                 snapshot.productId?.isEmpty == false, let purchase = snapshot.purchaseDate
             else { return "an identifier or the purchaseDate missing or empty" }
