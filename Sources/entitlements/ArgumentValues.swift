@@ -1,11 +1,14 @@
 import FamilyEntitlements
 import Foundation
 
-/// The value of `--as-of`: milliseconds since 1970, or an ISO 8601 date-time with a zone.
+/// The value of `--as-of`: milliseconds since 1970, or an RFC 3339 date-time with a zone.
 ///
 /// Nothing that could be misread is accepted: a number of milliseconds before the App Store opened (10 July 2008) is
 /// refused with a hint that it looks like seconds, one after the year 9999 as something else again, and a date
-/// without a time or a time without a zone is told exactly what is missing.
+/// without a time or a time without a zone is told exactly what is missing. A date-time is read strictly
+/// (`RFC3339DateTime`): a field out of range (`2026-02-30`, `12:60`), a leap second, text after the zone or a fraction
+/// finer than a millisecond is refused, never rolled over, and its instant must lie in the same range as the
+/// milliseconds.
 struct Instant: ArgumentValue {
     var date: Date
 
@@ -40,29 +43,48 @@ struct Instant: ArgumentValue {
                 "\(option) \(shown) is a date without a time or zone; pass a date-time with a zone, such as "
                     + "\(text)T00:00:00Z (UTC), or milliseconds since 1970")
         }
-        if let date = Self.iso8601(text) {
-            self.date = date
-            return
+        let dateTime: RFC3339DateTime
+        do {
+            dateTime = try RFC3339DateTime.parse(text)
+        } catch {
+            throw UsageError(Self.message(error, option: option, text: text))
         }
-        if Self.isDateTimeWithoutZone(text) {
+        let milliseconds = dateTime.millisecondsSince1970
+        guard milliseconds >= Self.appStoreOpened else {
+            throw UsageError("\(option) \"\(shown)\" is before the App Store opened (July 2008)")
+        }
+        guard milliseconds <= Self.latest else {
             throw UsageError(
-                "\(option) \(shown) has no time zone; add Z for UTC or an offset such as +01:00 "
-                    + "(\(text)\(text.utf8.count == 16 ? ":00" : "")Z)")
+                "\(option) \"\(shown)\" is after 9999-12-31T23:59:59.999Z, the latest instant \(option) takes")
         }
-        throw UsageError(
-            "\(option) takes milliseconds since 1970 or an ISO 8601 date-time with a zone, such as "
-                + "2026-11-30T12:00:00Z, not \"\(shown)\"")
+        date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
+
+    /// What is wrong with a date-time, for a person: the option, the value as typed (escaped) and the field.
+    static func message(_ failure: RFC3339DateTime.Failure, option: String, text: String) -> String {
+        let shown = TerminalText.escaped(text)
+        switch failure {
+        case .shape:
+            return "\(option) takes milliseconds since 1970 or an RFC 3339 date-time with a zone "
+                + "(YYYY-MM-DDThh:mm:ss, an optional fraction of 1 to 3 digits, then Z or +hh:mm or -hh:mm), such as "
+                + "2026-11-30T12:00:00Z, not \"\(shown)\""
+        case .missingZone:
+            return "\(option) \(shown) has no time zone; add Z for UTC or an offset such as +01:00 "
+                + "(\(text)\(text.utf8.count == 16 ? ":00" : "")Z)"
+        case .fraction(let digits):
+            return "\(option) \"\(shown)\" has a fraction of \(digits) digits; give 1 to 3 (milliseconds)"
+        case .trailingText(let rest):
+            return "\(option) \"\(shown)\" has text after its zone: \"\(TerminalText.escaped(rest))\""
+        case .field(let name, let value, let range):
+            let note =
+                name == "second" && value == 60
+                ? " (a leap second: instants are POSIX time, which has none)" : ""
+            return "\(option) \"\(shown)\": \(name) \(value) is not in \(range)\(note)"
+        }
     }
 
     private static func text(_ milliseconds: Int64) -> String {
         Date(timeIntervalSince1970: Double(milliseconds) / 1000).formatted(.iso8601)
-    }
-
-    /// An ISO 8601 date-time with `Z` or an offset, with or without fractional seconds.
-    static func iso8601(_ text: String) -> Date? {
-        guard !isDateTimeWithoutZone(text) else { return nil }
-        if let date = try? Date(text, strategy: .iso8601) { return date }
-        return try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 
     /// `YYYY-MM-DD` alone.
@@ -70,15 +92,6 @@ struct Instant: ArgumentValue {
         let bytes = Array(text.utf8)
         return bytes.count == 10 && bytes[4] == UInt8(ascii: "-") && bytes[7] == UInt8(ascii: "-")
             && bytes.enumerated().allSatisfy { $0.offset == 4 || $0.offset == 7 || isDigit($0.element) }
-    }
-
-    /// `YYYY-MM-DDTHH:MM[:SS[.fff]]` with nothing after the time: no `Z`, no offset.
-    static func isDateTimeWithoutZone(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
-        guard bytes.count >= 16, isDateOnly(String(decoding: bytes[..<10], as: UTF8.self)),
-            bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: "t") || bytes[10] == UInt8(ascii: " ")
-        else { return false }
-        return bytes[11...].allSatisfy { isDigit($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") }
     }
 
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }

@@ -14,8 +14,9 @@ enum CommandLineTool {
     static let historyOptions: [OptionSpec] = [
         OptionSpec(
             "--as-of", "MS_OR_ISO8601",
-            "The instant to decide at: milliseconds since 1970 (from July 2008 on) or an ISO 8601 date-time with a "
-                + "zone, such as 2026-11-30T12:00:00Z. Default: now; with no FILE, the demo scenario's instant."),
+            "The instant to decide at, from July 2008 to the year 9999: milliseconds since 1970, or an RFC 3339 "
+                + "date-time YYYY-MM-DDThh:mm:ss[.fff] with Z or +hh:mm/-hh:mm, such as 2026-11-30T12:00:00Z. "
+                + "Default: now; with no FILE, the demo scenario's instant."),
         OptionSpec(
             "--environment", "ENV",
             "Production (default), Sandbox, Xcode or LocalTesting, in any case: entries of another environment "

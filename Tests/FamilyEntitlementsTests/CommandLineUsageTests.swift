@@ -70,7 +70,7 @@ struct CommandLineUsageTests {
             status: 2, message: "has no time zone"),
         Misuse(
             name: "--as-of words", arguments: ["rebuild", "--as-of", "yesterday"], status: 2,
-            message: "ISO 8601 date-time with a zone"),
+            message: "RFC 3339 date-time with a zone"),
         Misuse(
             name: "--as-of in microseconds", arguments: ["rebuild", "--as-of", "1762776000000000000"], status: 2,
             message: "after the year 9999"),
