@@ -45,6 +45,13 @@ enum ReconcileCommand {
         if summaryPath != nil, arguments.string("--stored") == nil {
             throw UsageError("--summary writes the drift summary of --stored; give --stored FILE as well")
         }
+        if let summaryPath {
+            var inputs = [(name: "the input FILE", path: arguments.positionals.first ?? "-")]
+            for option in ["--stored", "--catalog"] {
+                if let path = arguments.string(option) { inputs.append(("the \(option) FILE", path)) }
+            }
+            try refuseOverwriting(summaryPath, inputs: inputs)
+        }
         let decision = try RebuildCommand.Decision(arguments, limit: Input.defaultLimit)
         let stored = try arguments.string("--stored").map { path throws in
             try StoredEntitlements(path: path, shard: shard, lineLimit: limit)
@@ -182,6 +189,55 @@ enum ReconcileCommand {
                 + "\"code\":\(JSONText.string(failure.code.rawValue)),\"path\":\(JSONText.string(failure.path)),"
                 + "\"message\":\(JSONText.string(failure.message))}}\n"
             return Outcome(kind: .error(storedIndex: customer.flatMap { settings.stored?.index(of: $0) }), text: text)
+        }
+    }
+
+    /// Refuses a `--summary` path that names the same regular file as one of the command's inputs (the input FILE,
+    /// `--stored`, `--catalog`; standard input for `-` where it is a regular file), before anything is written, so
+    /// that the summary never overwrites what the run reads.
+    ///
+    /// Files are compared by device and inode, as `stat(2)` gives them after following links, never by the text of
+    /// their paths: `./x` and `x`, a symbolic link and a hard link to the same file are all caught. `--summary -`
+    /// (standard output) and a summary path that does not exist yet name no input; neither do devices and FIFOs
+    /// (`--stored /dev/null --summary /dev/null` writes nothing anyone reads back).
+    static func refuseOverwriting(_ summaryPath: String, inputs: [(name: String, path: String)]) throws(UsageError) {
+        guard summaryPath != "-", let summary = regularFile(at: summaryPath) else { return }
+        for input in inputs {
+            let file = input.path == "-" ? regularFile(descriptor: STDIN_FILENO) : regularFile(at: input.path)
+            guard let file, file == summary else { continue }
+            let named =
+                input.path == "-"
+                ? "standard input, which \(input.name) is read from"
+                : "\(input.name) \(Input.displayName(input.path))"
+            throw UsageError(
+                "--summary \(Input.displayName(summaryPath)) names the same file as \(named); writing the summary "
+                    + "would overwrite it. Name another file, or - for standard output")
+        }
+    }
+
+    /// The device and inode of the regular file at `path`, following links, or nil.
+    private static func regularFile(at path: String) -> FileIdentity? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return FileIdentity(status)
+    }
+
+    /// The device and inode of the regular file open as `descriptor`, or nil.
+    private static func regularFile(descriptor: Int32) -> FileIdentity? {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return nil }
+        return FileIdentity(status)
+    }
+
+    /// A regular file as the system knows it: its device and inode.
+    private struct FileIdentity: Equatable {
+        var device: UInt64
+        var inode: UInt64
+
+        init?(_ status: stat) {
+            guard status.st_mode & S_IFMT == S_IFREG else { return nil }
+            device = UInt64(truncatingIfNeeded: status.st_dev)
+            inode = UInt64(truncatingIfNeeded: status.st_ino)
         }
     }
 

@@ -203,6 +203,107 @@ struct ReconcileCommandTests {
         #expect(try String(contentsOf: target, encoding: .utf8).hasPrefix("{\"subscribers\":0,"))
     }
 
+    /// A `--summary` that names a file the run reads, spelt as a shell in the folder of the files types it.
+    struct SummaryClash: CustomTestStringConvertible, Sendable {
+        var name: String
+        /// The command after `entitlements`, run in a folder holding fleet.ndjson, hard.ndjson (a hard link to it),
+        /// stored.ndjson, link.ndjson (a symbolic link to it), catalog.json and an empty folder sub/.
+        var command: String
+        var message: String
+        var testDescription: String { name }
+
+        static let options = "--as-of \(ReconcileCommandTests.instant) --stored stored.ndjson"
+        static let all: [SummaryClash] = [
+            SummaryClash(
+                name: "the input FILE, spelt alike",
+                command: "reconcile fleet.ndjson \(options) --summary fleet.ndjson",
+                message: #"names the same file as the input FILE "fleet.ndjson""#),
+            SummaryClash(
+                name: "the input FILE as ./FILE", command: "reconcile fleet.ndjson \(options) --summary ./fleet.ndjson",
+                message: #"names the same file as the input FILE "fleet.ndjson""#),
+            SummaryClash(
+                name: "the input FILE by its absolute path",
+                command: #"reconcile fleet.ndjson \#(options) --summary "$PWD/fleet.ndjson""#,
+                message: "names the same file as the input FILE"),
+            SummaryClash(
+                name: "a hard link to the input FILE",
+                command: "reconcile fleet.ndjson \(options) --summary hard.ndjson",
+                message: #"--summary "hard.ndjson" names the same file as the input FILE "fleet.ndjson""#),
+            SummaryClash(
+                name: "the --stored FILE through sub/..",
+                command: "reconcile fleet.ndjson \(options) --summary sub/../stored.ndjson",
+                message: #"names the same file as the --stored FILE "stored.ndjson""#),
+            SummaryClash(
+                name: "a symbolic link to the --stored FILE",
+                command: "reconcile fleet.ndjson \(options) --summary link.ndjson",
+                message: "names the same file as the --stored FILE"),
+            SummaryClash(
+                name: "the --catalog FILE",
+                command: "reconcile fleet.ndjson \(options) --catalog catalog.json --summary ./catalog.json",
+                message: "names the same file as the --catalog FILE"),
+            SummaryClash(
+                name: "standard input redirected from the file",
+                command: "reconcile \(options) --summary fleet.ndjson < fleet.ndjson",
+                message: "names the same file as standard input, which the input FILE is read from"),
+            SummaryClash(
+                name: "- redirected from a hard link to the file",
+                command: "reconcile - \(options) --summary ./fleet.ndjson < hard.ndjson",
+                message: "names the same file as standard input"),
+        ]
+    }
+
+    /// A folder holding the files `SummaryClash.command` names; their bytes, to check that nothing was written.
+    static func clashFolder() throws -> (folder: URL, files: [String: Data]) {
+        let fleet = Data((try Self.line(customer: "one", scenario: .billingRetry) + "\n").utf8)
+        let stored = Data(#"{"customer": "one", "entitlements": {"premium": true}}"#.utf8 + [0x0A])
+        let catalog = try Data(contentsOf: FixtureFiles.url("Scenarios/billing-grace-period/catalog.json"))
+        let fleetFile = try EntitlementsTool.temporaryFile(fleet, named: "fleet.ndjson")
+        let folder = fleetFile.deletingLastPathComponent()
+        try stored.write(to: folder.appendingPathComponent("stored.ndjson"))
+        try catalog.write(to: folder.appendingPathComponent("catalog.json"))
+        try FileManager.default.linkItem(at: fleetFile, to: folder.appendingPathComponent("hard.ndjson"))
+        try FileManager.default.createSymbolicLink(
+            at: folder.appendingPathComponent("link.ndjson"),
+            withDestinationURL: folder.appendingPathComponent("stored.ndjson"))
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        return (folder, ["fleet.ndjson": fleet, "stored.ndjson": stored, "catalog.json": catalog])
+    }
+
+    @Test(
+        "--summary naming a file the run reads is a usage error before anything is written, the files untouched",
+        arguments: SummaryClash.all)
+    func summaryNamingAnInput(_ row: SummaryClash) throws {
+        let (folder, files) = try Self.clashFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try EntitlementsTool.runShell(#"cd "$1" && "$0" "# + row.command, [folder.path])
+        #expect(result.status == 2, "\(result.standardError)")
+        #expect(result.standardError.contains(row.message), "\(result.standardError)")
+        #expect(result.standardError.contains("usage: entitlements reconcile"))
+        #expect(result.standardOutput.isEmpty, "nothing is written before the refusal")
+        for (name, bytes) in files {
+            #expect(try Data(contentsOf: folder.appendingPathComponent(name)) == bytes, "\(name) is untouched")
+        }
+    }
+
+    @Test(
+        "--summary - with standard input from a file, /dev/null for both, and a new file all run",
+        arguments: [
+            "reconcile - \(SummaryClash.options) --summary - < fleet.ndjson",
+            "reconcile fleet.ndjson --as-of \(instant) --stored /dev/null --summary /dev/null",
+            "reconcile \(SummaryClash.options) --summary summary.json < fleet.ndjson",
+        ])
+    func summaryNamingNoInput(_ command: String) throws {
+        let (folder, files) = try Self.clashFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try EntitlementsTool.runShell(#"cd "$1" && "$0" "# + command, [folder.path])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.hasPrefix(#"{"customer":"one","report":"#))
+        for (name, bytes) in files {
+            #expect(try Data(contentsOf: folder.appendingPathComponent(name)) == bytes, "\(name) is untouched")
+        }
+    }
+
     @Test("a line with a key the tool does not know, or its history with one, is an error line naming it")
     func unknownKeysInLines() throws {
         let input =
