@@ -143,7 +143,19 @@ struct FractionalMillisecondTests {
     "Fractional milliseconds through the entitlements tool",
     .enabled(if: EntitlementsTool.executable != nil, "the entitlements executable is built"))
 struct FractionalMillisecondCommandLineTests {
-    static let asOf = "2026-01-31T00:00:00.0005Z"
+    /// The expiry's whole millisecond, before its fraction (…600000.6). `--as-of` names whole milliseconds only: a
+    /// fraction of more than 3 digits, such as the library's …600000.5, is a usage error (`refusesAFinerFraction`).
+    static let asOf = "2026-01-31T00:00:00.000Z"
+
+    @Test("--as-of refuses a fraction finer than a millisecond instead of deciding at it")
+    func refusesAFinerFraction() throws {
+        let result = try EntitlementsTool.run(
+            ["rebuild", "-", "--as-of", "2026-01-31T00:00:00.0005Z", "--environment", "Xcode", "--format", "json"],
+            input: Data(FractionalMillisecondTests.history.utf8))
+        #expect(result.status == 2)
+        #expect(result.standardError.contains("has a fraction of 4 digits; give 1 to 3"), "\(result.standardError)")
+        #expect(result.standardOutput.isEmpty)
+    }
 
     @Test("rebuild --format json at a fraction: asOf and expiresDate are the whole milliseconds decided at")
     func rebuild() throws {
