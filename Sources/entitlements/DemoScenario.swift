@@ -29,9 +29,8 @@ struct DemoScenario {
         let history = try History.decodeUnverified(historyData).history
         let catalog = try ProductCatalog(jsonData: try Input.read(folder + "/catalog.json", limit: Input.defaultLimit))
         let expected = try Input.read(folder + "/expected.json", limit: Input.defaultLimit)
-        guard let object = try JSONSerialization.jsonObject(with: expected) as? [String: Any],
-            let milliseconds = object["asOf"] as? Int64
-        else {
+        // Read by the library's strict reader, as every document is: a member named twice is refused.
+        guard let milliseconds = (try? PayloadJSON.decode(ExpectedInstant.self, from: expected))?.asOf else {
             throw InputError("\(folder)/expected.json has no asOf in milliseconds")
         }
         return DemoScenario(
@@ -59,4 +58,9 @@ struct DemoScenario {
         }
         return nil
     }
+}
+
+/// The instant of a scenario's `expected.json`, in milliseconds since 1970; its other members are not read.
+private struct ExpectedInstant: Decodable {
+    var asOf: Int64?
 }

@@ -110,7 +110,7 @@ struct TopLevelObject {
                 guard valueEnd > index else { throw Self.malformed(at: index, "expected a value") }
                 if members[name] != nil {
                     throw PayloadDecodingError(
-                        code: .malformedJSON, path: name, message: "the member \"\(name)\" appears twice")
+                        code: .duplicateMember, path: name, message: "the member \"\(name)\" appears twice")
                 }
                 members[name] = index..<valueEnd
                 index = Self.skipSpace(bytes, valueEnd)

@@ -51,9 +51,14 @@ struct StoredEntitlements: Sendable {
         customers.indices.filter { !matched[$0] && !granted[$0].isEmpty }.map { (customers[$0], granted[$0]) }
     }
 
-    /// The `entitlements` object's members set to true, sorted.
+    /// The `entitlements` object's members set to true, sorted; an entitlement named twice is `duplicate_member`.
     private static func entitlements(_ bytes: ArraySlice<UInt8>) throws(PayloadDecodingError) -> [String] {
-        guard let object = try? JSONDecoder().decode([String: Bool].self, from: Data(bytes)) else {
+        let object: [String: Bool]
+        do throws(PayloadDecodingError) {
+            object = try PayloadJSON.decode([String: Bool].self, from: Data(bytes))
+        } catch  where error.code == .duplicateMember {
+            throw error.nested(under: "entitlements")
+        } catch {
             throw PayloadDecodingError(
                 code: .wrongType, path: "entitlements",
                 message: "\"entitlements\" must be an object of true or false, {\"<id>\": true}")

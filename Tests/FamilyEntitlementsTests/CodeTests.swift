@@ -22,7 +22,7 @@ struct CodeTests {
         CodeSet([
             PayloadDecodingError.Code.malformedJSON, .wrongType, .missingValue, .numberOutOfRange, .invalidDate,
             .invalidUUID, .invalidValue, .malformedJWS, .invalidBase64, .unrecognisedDocument, .unknownKey,
-            .unsupportedVersion,
+            .unsupportedVersion, .duplicateMember,
         ]),
         CodeSet([PayloadDecodingWarning.Code.unsignedContentsIgnored, .undecodableSignedString]),
         CodeSet([PayloadEncodingError.Code.unencodableValue]),

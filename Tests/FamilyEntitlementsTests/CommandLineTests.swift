@@ -157,6 +157,20 @@ struct CommandLineTests {
             input: #"{"version": 99, "transactions": [], "revocations": []}"#, status: 1,
             standardError: "unsupported_version"),
         ExitCase(
+            name: "a ledger naming version twice (1, then 99): bad input 1, duplicate_member, never version 1",
+            arguments: ["rebuild", "-", "--as-of", "1770000000000"], input: #"{"version": 1, "version": 99}"#,
+            status: 1, standardError: "duplicate_member at version"),
+        ExitCase(
+            name: "a history naming notifications twice: bad input 1, a REVOKE under the second never dropped",
+            arguments: ["rebuild", "-", "--as-of", "1770000000000"],
+            input: #"{"notifications": [], "notifications": [{"notificationType": "REVOKE"}]}"#, status: 1,
+            standardError: "duplicate_member at notifications"),
+        ExitCase(
+            name: "a transaction in a history naming a member twice: bad input 1 at its path",
+            arguments: ["rebuild", "-", "--as-of", "1770000000000"],
+            input: #"{"transactions": [{"transactionId": "1", "revocationDate": 1, "revocationDate": null}]}"#,
+            status: 1, standardError: "duplicate_member at transactions[0].revocationDate"),
+        ExitCase(
             name: "a ledger whose version is not a number: bad input 1", arguments: ["explain", "-"],
             input: #"{"version": "x", "transactions": []}"#, status: 1, standardError: "wrong_type at version"),
         ExitCase(

@@ -292,6 +292,9 @@ struct FastDecoderDifferentialTests {
         /// Only `JSONDecoder` on its own accepts it; the input breaks the RFC 8259 rule named, so the strict check
         /// that the reference path runs before `JSONDecoder` refuses it, as the fast path does.
         case onlyReferenceAccepts(String)
+        /// An object names a member twice: `JSONDecoder` on its own keeps the first, where other readers keep the
+        /// last; both paths refuse it as `duplicate_member` at the path of the second.
+        case duplicate(path: String)
     }
 
     struct TrickyCase: CustomTestStringConvertible, Sendable {
@@ -497,8 +500,9 @@ struct FastDecoderDifferentialTests {
                 "SKU written with the Kelvin sign (canonically K) is the field SKU to both paths -> both accept",
                 #"{"advancedCommerceInfo":{"items":[{"S\u212AU":"x"}]}}"#, .bothAccept),
             .init(
-                "SKU, then SKU with the Kelvin sign: the first wins, none is unknown -> both accept",
-                #"{"advancedCommerceInfo":{"items":[{"SKU":"a","S\u212AU":"b"}]}}"#, .bothAccept),
+                "SKU, then SKU with the Kelvin sign: one member named twice -> both refuse it",
+                #"{"advancedCommerceInfo":{"items":[{"SKU":"a","S\u212AU":"b"}]}}"#,
+                .duplicate(path: "advancedCommerceInfo.items[0].SKU")),
             .init(
                 "dependentSKUs with the Kelvin sign in UTF-8 -> both accept",
                 "{\"advancedCommerceInfo\":{\"items\":[{\"priceIncreaseInfo\":{\"dependentS\u{212A}Us\":[\"a\"]}}]}}",
@@ -516,24 +520,38 @@ struct FastDecoderDifferentialTests {
         ]
 
         static let duplicatesAndNesting: [TrickyCase] = [
-            .init("a duplicate price: the first wins -> both accept", #"{"price":1,"price":2}"#, .bothAccept),
+            .init("a duplicate price -> both refuse it", #"{"price":1,"price":2}"#, .duplicate(path: "price")),
             .init(
-                "a duplicate price of another type after a good one -> both accept", #"{"price":1,"price":"x"}"#,
-                .bothAccept),
-            .init("a duplicate price of the wrong type first -> both reject", #"{"price":"x","price":1}"#, .bothReject),
-            .init("a duplicate null first: absent -> both accept", #"{"type":null,"type":"Consumable"}"#, .bothAccept),
+                "a duplicate price of another type after a good one -> both refuse it", #"{"price":1,"price":"x"}"#,
+                .duplicate(path: "price")),
             .init(
-                "a duplicate name written with an escape -> both accept the first", #"{"price":1,"pric\u0065":2}"#,
-                .bothAccept),
+                "a duplicate price of the wrong type first -> both reject", #"{"price":"x","price":1}"#, .bothReject),
             .init(
-                "a duplicate Advanced Commerce name: the first wins -> both accept",
-                #"{"advancedCommerceInfo":{"a":1,"a":2}}"#, .bothAccept),
+                "a duplicate null first -> both refuse it", #"{"type":null,"type":"Consumable"}"#,
+                .duplicate(path: "type")),
             .init(
-                "canonically equivalent Advanced Commerce names (é and e + U+0301) -> both accept the first",
-                "{\"advancedCommerceInfo\":{\"\u{E9}\":1,\"e\u{301}\":2}}", .bothAccept),
+                "a duplicate name written with an escape -> both refuse it", #"{"price":1,"pric\u0065":2}"#,
+                .duplicate(path: "price")),
             .init(
-                "a duplicate Advanced Commerce name whose later value no JSONValue holds (it is not read) -> both accept",
-                #"{"advancedCommerceInfo":{"a":1,"a":1e400}}"#, .bothAccept),
+                "a duplicate unknown member -> both refuse it", #"{"later":1,"price":1,"later":2}"#,
+                .duplicate(path: "later")),
+            .init(
+                "a duplicate inside an unknown member's object -> both refuse it at its path",
+                #"{"later":[{"a":1},{"a":1,"a":2}]}"#, .duplicate(path: "later[1].a")),
+            .init(
+                "a duplicate Advanced Commerce name -> both refuse it", #"{"advancedCommerceInfo":{"a":1,"a":2}}"#,
+                .duplicate(path: "advancedCommerceInfo.a")),
+            .init(
+                "canonically equivalent Advanced Commerce names (é and e + U+0301) -> both refuse them",
+                "{\"advancedCommerceInfo\":{\"\u{E9}\":1,\"e\u{301}\":2}}",
+                .duplicate(path: "advancedCommerceInfo.e\u{301}")),
+            .init(
+                "a duplicate Advanced Commerce name whose later value no JSONValue holds -> both refuse it",
+                #"{"advancedCommerceInfo":{"a":1,"a":1e400}}"#, .duplicate(path: "advancedCommerceInfo.a")),
+            .init(
+                "a duplicate inside an Advanced Commerce member kept as a JSONValue -> both refuse it",
+                #"{"advancedCommerceInfo":{"new":[{"b":true,"b":false}]}}"#,
+                .duplicate(path: "advancedCommerceInfo.new[0].b")),
             .init(
                 "511 nested arrays in an unknown member (depth 512) -> both accept", nested(511, in: "x"), .bothAccept),
             .init(
@@ -661,6 +679,12 @@ struct FastDecoderDifferentialTests {
             #expect(Self.jsonDecoderAloneAccepts(input, as: row.kind), "JSONDecoder on its own tolerates it")
             #expect(!comparison.referenceAccepts && !comparison.fastAccepts)
             #expect(!RFC8259.isJSONText(row.bytes))
+        case .duplicate(let path):
+            #expect(Self.jsonDecoderAloneAccepts(input, as: row.kind), "JSONDecoder on its own keeps the first")
+            for error in [comparison.referenceError, comparison.fastError] {
+                #expect(error?.code == .duplicateMember, "\(String(describing: error))")
+                #expect(error?.path == path, "\(String(describing: error))")
+            }
         }
     }
 

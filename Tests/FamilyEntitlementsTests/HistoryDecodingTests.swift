@@ -35,9 +35,9 @@ struct HistoryFileCase: CustomTestStringConvertible, Sendable {
             "history object with null lists -> empty lists, as JSONDecoder reads them",
             #"{"transactions":null,"notifications":[]}"#, .history(transactions: 0)),
         .init(
-            "history object, duplicate transactions member -> the first wins",
+            "history object, duplicate transactions member -> duplicate_member, neither list read",
             #"{"transactions":[\#(transaction)],"transactions":[\#(transaction),\#(transaction)]}"#,
-            .history(transactions: 1)),
+            .error(.duplicateMember, path: "transactions", messageContains: "appears twice")),
         .init(
             "bare array of transactions -> the transactions", "[\(transaction), \(transaction)]",
             .history(transactions: 2)),

@@ -335,6 +335,36 @@ struct ReconcileCommandTests {
         #expect(result.standardError.contains("unknown_key at entitlement"), "\(result.standardError)")
     }
 
+    @Test("a --stored line naming an entitlement twice stops the run, naming the line and the entitlement")
+    func duplicateEntitlementInAStoredLine() throws {
+        let stored = #"{"customer": "one", "entitlements": {"premium": false, "premium": true}}"# + "\n"
+        let storedFile = try EntitlementsTool.temporaryFile(Data(stored.utf8), named: "stored.ndjson")
+        defer { try? FileManager.default.removeItem(at: storedFile.deletingLastPathComponent()) }
+        let input = #"{"customer": "one", "history": {}}"# + "\n"
+        let result = try Self.reconcile(["--as-of", Self.instant, "--stored", storedFile.path], input: input)
+        #expect(result.status != 0)
+        #expect(result.standardError.contains("line 1"), "\(result.standardError)")
+        #expect(
+            result.standardError.contains("duplicate_member at entitlements.premium"), "\(result.standardError)")
+    }
+
+    @Test("a line naming a member twice, in the line or in its history, is an error line at its path")
+    func duplicateMembersInALine() throws {
+        let input =
+            #"{"customer": "one", "customer": "two", "history": {}}"# + "\n"
+            + #"{"customer": "three", "history": {"notifications": [], "notifications": []}}"# + "\n"
+            + #"{"customer": "four", "history": {}}"# + "\n"
+        let result = try Self.reconcile(["--as-of", Self.instant], input: input)
+        #expect(result.status == 1)
+        let objects = try Self.objects(result.standardOutput)
+        try #require(objects.count == 3)
+        let paths = objects.prefix(2).map { ($0["error"] as? [String: Any])?["path"] as? String }
+        let codes = objects.prefix(2).map { ($0["error"] as? [String: Any])?["code"] as? String }
+        #expect(paths == ["customer", "history.notifications"])
+        #expect(codes == ["duplicate_member", "duplicate_member"])
+        #expect(objects[2]["report"] != nil)
+    }
+
     @Test("a line longer than --max-line-bytes is an error line and the next line is read")
     func longLine() throws {
         let input =

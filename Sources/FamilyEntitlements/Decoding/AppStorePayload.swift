@@ -11,7 +11,9 @@ public protocol AppStorePayload: Codable, Hashable, Sendable {
     ///
     /// Unknown keys are ignored and every field may be absent; values of the wrong JSON type, dates outside the years
     /// 1 to 9999, numbers out of range and `appAccountToken` values that are not UUIDs are errors. The bytes must be
-    /// RFC 8259 JSON in UTF-8; of duplicate member names the first wins. The library's own payload types decode in a
+    /// RFC 8259 JSON in UTF-8, and no object may name a member twice (`duplicate_member`, at the path of the second,
+    /// where readers that keep the first and readers that keep the last would disagree). The library's own payload
+    /// types decode in a
     /// single pass over the bytes (see `docs/performance.md`), with the same results as `JSONDecoder`; the default
     /// implementation, for other conforming types, checks the bytes with the same strict reader (syntax, UTF-8 and
     /// nesting depth) and only then decodes them with `JSONDecoder` and `init(from:)`.
@@ -74,8 +76,9 @@ extension ExtendRenewalDateResponse: AppStorePayload {}
 /// Foundation's parser is not given bytes the strict reader has not accepted. On Linux (swift-foundation with Swift
 /// 6.3.1) `JSONDecoder` traps, killing the process with SIGILL, on a document that ends inside its 513th nested array
 /// (513 bytes of `[` are enough), where 512 or 514 give an error; it also tolerates what RFC 8259 forbids (trailing
-/// commas, UTF-16 and UTF-32). `decode` therefore runs `FastJSON.firstSyntaxError` first, which checks the syntax, the
-/// UTF-8 and the nesting depth (512 at most) in one pass and names the byte offset of the first fault.
+/// commas, UTF-16 and UTF-32), and keeps the first of a member named twice. `decode` therefore runs
+/// `FastJSON.firstSyntaxError` first, which checks the syntax, the UTF-8, the nesting depth (512 at most) and that no
+/// object names a member twice, in one pass, and names the byte offset or JSON path of the first fault.
 package enum PayloadJSON {
     package static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(PayloadDecodingError) -> T {
         if let error = FastJSON.withContiguousBytes(of: data, FastJSON.firstSyntaxError(in:)) {

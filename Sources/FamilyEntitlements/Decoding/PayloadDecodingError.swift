@@ -33,6 +33,9 @@ public struct PayloadDecodingError: Error, LocatedProblem {
         public static let unknownKey = Code(rawValue: "unknown_key")
         /// A stored ledger was written by a later version of the library, in a form this version cannot read.
         public static let unsupportedVersion = Code(rawValue: "unsupported_version")
+        /// An object names the same member twice (RFC 8259 section 4 leaves such a document's meaning to each reader:
+        /// some keep the first, others the last). The path names the second occurrence, its last component the name.
+        public static let duplicateMember = Code(rawValue: "duplicate_member")
     }
 
     /// What kind of problem the document has.

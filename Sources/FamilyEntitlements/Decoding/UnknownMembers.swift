@@ -2,8 +2,8 @@
 ///
 /// Apple adds fields to its objects over time. The payloads of the decision path ignore them, as Apple asks; the
 /// Advanced Commerce objects, whose fields a service reads for money, keep them in `unknownMembers` instead, so that a
-/// new field is seen, reported and written back rather than dropped. Of duplicate names the first is kept, as
-/// `JSONDecoder` keeps the first.
+/// new field is seen, reported and written back rather than dropped. A name given twice never reaches them: the
+/// strict reader refuses the document (`duplicate_member`).
 enum UnknownMembers {
     /// Any member name: the key `UnknownKeys` reads the library's own documents with.
     private typealias AnyKey = UnknownKeys.AnyKey
@@ -37,11 +37,10 @@ enum UnknownMembers {
 
 extension FastJSONReader {
     /// Reads the value of a member named `name` that the payload does not know into `members`, as
-    /// `UnknownMembers.decode` reads it; a later member of the same name is checked and skipped.
+    /// `UnknownMembers.decode` reads it; `nextMember` has refused a name given twice.
     mutating func keepUnknownMember(named name: String, in members: inout [String: JSONValue])
         throws(PayloadDecodingError)
     {
-        guard members[name] == nil else { return try skipValue() }
         members[name] = try readAnyValue()
     }
 }

@@ -209,7 +209,7 @@ enum FastJSON {
     }
 
     /// The member names of a top-level object, for recognising a document's kind; nil where the bytes are not one
-    /// RFC 8259 object, which the reference path then reads (and reports on).
+    /// RFC 8259 object, or name a member twice, which the reference path then reads (and reports on).
     static func topLevelNames(in bytes: UnsafeBufferPointer<UInt8>) -> Set<String>? {
         var reader = FastJSONReader(bytes: bytes)
         var names = Set<String>()
@@ -224,8 +224,8 @@ enum FastJSON {
             } else {
                 repeat {
                     reader.skipWhitespace()
-                    guard reader.current == ASCII.quote else { return nil }
-                    names.insert(try reader.readStringContents())
+                    guard reader.current == ASCII.quote, names.insert(try reader.readStringContents()).inserted
+                    else { return nil }
                     try reader.expect(ASCII.colon, "a colon after a member name")
                     reader.skipWhitespace()
                     try reader.skipValue()
@@ -238,7 +238,8 @@ enum FastJSON {
         }
     }
 
-    /// The first place the bytes break RFC 8259, or nil when they are one JSON text.
+    /// The first place the bytes break RFC 8259 or name a member of an object twice (`duplicate_member`, at its
+    /// path), or nil when they are one JSON text whose every object names each member once.
     static func firstSyntaxError(in bytes: UnsafeBufferPointer<UInt8>) -> PayloadDecodingError? {
         var reader = FastJSONReader(bytes: bytes)
         do throws(PayloadDecodingError) {

@@ -6,6 +6,48 @@ extension FastJSONReader {
         /// The field read last; past the end before the first, where the successor is the first field Apple writes.
         fileprivate var previous = Int.max
         fileprivate var isAtStart = true
+        /// The names of the members read so far that match no field.
+        fileprivate var unknownNames = MemberNames()
+    }
+
+    /// The names of an object's members read so far, for refusing a name given twice.
+    ///
+    /// Names compare as `String`s (canonical equivalence), as `JSONDecoder` compares keys, so that `SKU` and `S\u212AU`
+    /// (with the Kelvin sign) are the same name: any two names that one reader could take for one member are refused.
+    struct MemberNames {
+        private var names: [String] = []
+        private var lookup: Set<String> = []
+
+        /// Records `name`; false where the object already named it.
+        @inline(__always)
+        mutating func insert(_ name: String) -> Bool {
+            // A handful of names is searched faster than it is hashed; an object of many members gets a set.
+            guard lookup.isEmpty else { return lookup.insert(name).inserted }
+            if names.contains(name) { return false }
+            names.append(name)
+            if names.count == 16 {
+                lookup = Set(names)
+                names = []
+            }
+            return true
+        }
+    }
+
+    /// The error for a member named twice in one object: the path is the name, and the enclosing values add theirs.
+    static func duplicateMember(_ name: String) -> PayloadDecodingError {
+        PayloadDecodingError(
+            code: .duplicateMember, path: name,
+            message: "the member \"\(name)\" appears twice in one object; JSON readers disagree on which one counts "
+                + "(some keep the first, others the last), so the document is refused rather than read either way")
+    }
+
+    /// The name of a checked member name, escapes decoded, as duplicates are compared; a name whose escapes do not
+    /// decode (an unpaired UTF-16 surrogate, which a skipped member may have) is compared as written.
+    func memberName(_ token: StringToken) -> String {
+        if token.hasEscapes, let unescaped = try? unescape(token) {
+            return String(decoding: unescaped, as: UTF8.self)
+        }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[token.start..<token.end]), as: UTF8.self)
     }
 
     /// How many absent fields in a row `nextMember` looks past in Apple's order before it looks a name up.
@@ -41,8 +83,8 @@ extension FastJSONReader {
     /// Moves to the value of the next member the payload reads and returns its key, or returns nil past the object.
     ///
     /// Unknown members are skipped after a strict check, or read by `unknown` where `keepsUnknown` (with the reader at
-    /// the value, and errors placed at the member). Of duplicate names the first wins and later ones are skipped the
-    /// same way, as `JSONDecoder` keeps the first.
+    /// the value, and errors placed at the member). A name given twice, known or not, is a `duplicate_member` error at
+    /// the name: readers that keep the first and readers that keep the last would read the same bytes two ways.
     @inline(__always)
     mutating func nextMember<Key>(
         _ fields: FastJSONFields<Key>, _ members: inout ObjectMembers,
@@ -103,30 +145,36 @@ extension FastJSONReader {
                 }
             }
             skipWhitespace()
-            if let field, members.seen & (1 << UInt64(field)) == 0 {
+            if let field {
+                guard members.seen & (1 << UInt64(field)) == 0 else {
+                    throw Self.duplicateMember(fields.keys[field].stringValue)
+                }
                 members.seen |= 1 << UInt64(field)
                 members.previous = field
                 return fields.keys[field]
             }
-            if keepsUnknown, field == nil {
-                try readUnknownMember(from: nameStart, unknown)
-                continue
-            }
-            try skipValue()
+            try readUnknownMember(from: nameStart, &members, unknown, keepsUnknown: keepsUnknown)
         }
     }
 
-    /// Reads again the name of an unknown member that starts at `nameStart` (its opening quote) as a string, then
-    /// its value with `unknown`; the reader is at the value, and is left past it.
+    /// Reads again the name of an unknown member that starts at `nameStart` (its opening quote), refuses it if the
+    /// object named it before, then reads its value with `unknown` where `keepsUnknown` or else skips it; the reader is
+    /// at the value, and is left past it.
     private mutating func readUnknownMember(
-        from nameStart: Int, _ unknown: (String, inout FastJSONReader) throws(PayloadDecodingError) -> Void
+        from nameStart: Int, _ members: inout ObjectMembers,
+        _ unknown: (String, inout FastJSONReader) throws(PayloadDecodingError) -> Void, keepsUnknown: Bool
     ) throws(PayloadDecodingError) {
         let valueStart = position
         position = nameStart
-        let name = try readStringContents()
+        let name = keepsUnknown ? try readStringContents() : memberName(try scanString())
         position = valueStart
+        guard members.unknownNames.insert(name) else { throw Self.duplicateMember(name) }
         do throws(PayloadDecodingError) {
-            try unknown(name, &self)
+            if keepsUnknown {
+                try unknown(name, &self)
+            } else {
+                try skipValue()
+            }
         } catch {
             throw error.inMember(name)
         }
@@ -161,7 +209,9 @@ extension FastJSONReader {
     /// Moves past any JSON value after checking it strictly against RFC 8259.
     ///
     /// Strings are checked for escapes, control characters and UTF-8, numbers against the grammar, and nesting against
-    /// `maximumDepth`; an escaped unpaired surrogate passes (see `scanString`).
+    /// `maximumDepth`; an escaped unpaired surrogate passes (see `scanString`). An object that names a member twice is
+    /// a `duplicate_member` error at the path of the second, from the value skipped: every document passes this check
+    /// before `JSONDecoder` reads it (`PayloadJSON`), so no reader of the library keeps either occurrence.
     mutating func skipValue() throws(PayloadDecodingError) {
         switch current {
         case ASCII.quote:
@@ -174,13 +224,19 @@ extension FastJSONReader {
                 depth -= 1
                 return
             }
+            var names = MemberNames()
             while true {
                 skipWhitespace()
                 guard current == ASCII.quote else { throw malformed("expected a member name in double quotes") }
-                _ = try scanString()
+                let name = memberName(try scanString())
                 try expect(ASCII.colon, "a colon after a member name")
                 skipWhitespace()
-                try skipValue()
+                guard names.insert(name) else { throw Self.duplicateMember(name) }
+                do throws(PayloadDecodingError) {
+                    try skipValue()
+                } catch {
+                    throw error.inMember(name)
+                }
                 guard try closeOrContinue(ASCII.closeBrace, "a trailing comma before } (RFC 8259 section 4)") else {
                     return
                 }
@@ -193,9 +249,15 @@ extension FastJSONReader {
                 depth -= 1
                 return
             }
+            var index = 0
             while true {
                 skipWhitespace()
-                try skipValue()
+                do throws(PayloadDecodingError) {
+                    try skipValue()
+                } catch {
+                    throw error.inElement(index)
+                }
+                index += 1
                 guard try closeOrContinue(ASCII.closeBracket, "a trailing comma before ] (RFC 8259 section 5)") else {
                     return
                 }
@@ -232,7 +294,7 @@ extension FastJSONReader {
 
     /// Reads any JSON value as `JSONValue` does: every string decoded, every number read as Int64 where it can be.
     ///
-    /// Objects keep the first of duplicate names, after reading every value, as `[String: JSONValue]` does.
+    /// An object that names a member twice is a `duplicate_member` error at the second.
     mutating func readAnyValue() throws(PayloadDecodingError) -> JSONValue {
         switch current {
         case ASCII.quote:
@@ -247,22 +309,18 @@ extension FastJSONReader {
             }
             var members: [(String, JSONValue)] = []
             members.reserveCapacity(8)
+            var names = MemberNames()
             while true {
                 skipWhitespace()
                 guard current == ASCII.quote else { throw malformed("expected a member name in double quotes") }
                 let name = try readStringContents()
                 try expect(ASCII.colon, "a colon after a member name")
                 skipWhitespace()
-                let valueStart = position
-                let valueDepth = depth
+                guard names.insert(name) else { throw Self.duplicateMember(name) }
                 do throws(PayloadDecodingError) {
                     members.append((name, try readAnyValue()))
-                } catch  where error.code != PayloadDecodingError.deferredToReference.code {
-                    // `JSONDecoder` never reads the value of a repeated name: only a first occurrence may fail.
-                    guard members.contains(where: { $0.0 == name }) else { throw error.inMember(name) }
-                    position = valueStart
-                    depth = valueDepth
-                    try skipValue()
+                } catch {
+                    throw error.inMember(name)
                 }
                 guard try closeOrContinue(ASCII.closeBrace, "a trailing comma before } (RFC 8259 section 4)") else {
                     return .object(Self.dictionary(consuming: &members))
@@ -284,6 +342,8 @@ extension FastJSONReader {
                     array.append(try readAnyValue())
                 } catch  where error.isAboutTheWholeDocument {
                     throw error
+                } catch  where error.code == .duplicateMember {
+                    throw error.inElement(array.count)
                 } catch {
                     // `JSONValue` tries an array with `try?`, then fails as an object at the array's own path.
                     throw PayloadDecodingError(
@@ -305,18 +365,14 @@ extension FastJSONReader {
         }
     }
 
-    /// The dictionary of an object's members, of duplicate names the first (name and value), sized once and hashing
-    /// each name once.
+    /// The dictionary of an object's members, whose names are all different (`readAnyValue` refuses a name given
+    /// twice), sized once and hashing each name once.
     ///
     /// The members are moved out rather than copied, so that no name or value is retained and released on the way.
     @inline(__always)
     static func dictionary(consuming members: inout [(String, JSONValue)]) -> [String: JSONValue] {
         var object = [String: JSONValue](minimumCapacity: members.count)
-        // From the last member to the first, so that the first of duplicate names is written last.
         while let (name, value) = members.popLast() {
-            guard object.updateValue(value, forKey: name) != nil else { continue }
-            // A later duplicate was there; its name may differ in bytes (canonical equivalence): keep this one's.
-            object.removeValue(forKey: name)
             object[name] = value
         }
         return object
