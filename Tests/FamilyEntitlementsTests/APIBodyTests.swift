@@ -96,6 +96,73 @@ struct APIBodyTests {
         }
     }
 
+    /// A document named as a kind of API body lacks a member that kind always has: refused at that member.
+    struct MissingMemberCase: CustomTestStringConvertible, Sendable {
+        var kind: AppStoreDocument.Kind
+        var json: String
+        var path: String
+        var testDescription: String { "--kind \(kind.rawValue) of \(json) -> missing_value at \(path)" }
+    }
+
+    static let missingMemberCases: [MissingMemberCase] = [
+        MissingMemberCase(
+            kind: .transactionHistory, json: #"{"bundleId":"b","hasMore":false}"#, path: "signedTransactions"),
+        MissingMemberCase(kind: .transactionHistory, json: "{}", path: "signedTransactions"),
+        MissingMemberCase(
+            kind: .subscriptionStatuses, json: #"{"bundleId":"b","environment":"Production"}"#, path: "data"),
+        MissingMemberCase(kind: .notificationRequestBody, json: #"{"signedTransactions":[]}"#, path: "signedPayload"),
+        MissingMemberCase(kind: .transactionInfo, json: "{}", path: "signedTransactionInfo"),
+        MissingMemberCase(kind: .notificationHistory, json: #"{"notificationHistory":[]}"#, path: "hasMore"),
+        MissingMemberCase(kind: .notificationHistory, json: #"{"hasMore":false}"#, path: "notificationHistory"),
+        MissingMemberCase(kind: .renewalExtension, json: #"{"success":true}"#, path: "originalTransactionId"),
+    ]
+
+    @Test(
+        "a document named as an API body that lacks a member its kind requires is refused, never read as empty",
+        arguments: missingMemberCases)
+    func namedKindLacksARequiredMember(_ row: MissingMemberCase) {
+        let data = Data(row.json.utf8)
+        Self.expectMissing(row.path) { () throws(PayloadDecodingError) in
+            _ = try AppStoreDocument(data: data, as: row.kind)
+        }
+        Self.expectMissing(row.path) { () throws(PayloadDecodingError) in
+            _ = try History.decodeUnverified(data, as: row.kind).history
+        }
+    }
+
+    /// Expects `read` to throw `missing_value` at `path`.
+    static func expectMissing(_ path: String, _ read: () throws(PayloadDecodingError) -> Void) {
+        do throws(PayloadDecodingError) {
+            try read()
+            Issue.record("read as an empty document of its kind")
+        } catch {
+            #expect(error.code == .missingValue, "\(error)")
+            #expect(error.path == path, "\(error)")
+        }
+    }
+
+    @Test(
+        "every kind of API body: its required members alone read, and each one left out is refused at its name",
+        arguments: AppStoreDocument.Kind.allCases)
+    func everyRequiredMember(_ kind: AppStoreDocument.Kind) throws {
+        let required = kind.requiredMembers.sorted()
+        func document(_ members: [String]) -> Data {
+            Data(("{" + members.map { #""\#($0)":null"# }.joined(separator: ",") + "}").utf8)
+        }
+        #expect(try AppStoreDocument(data: document(required), as: kind).kind == kind)
+        for member in required {
+            let error = #expect(throws: PayloadDecodingError.self) {
+                try AppStoreDocument(data: document(required.filter { $0 != member }), as: kind)
+            }
+            #expect(error?.code == .missingValue && error?.path == member, "\(String(describing: error))")
+        }
+        let isAPIBody: Set<AppStoreDocument.Kind> = [
+            .transactionHistory, .subscriptionStatuses, .notificationRequestBody, .transactionInfo,
+            .notificationHistory, .renewalExtension,
+        ]
+        #expect(required.isEmpty != isAPIBody.contains(kind), "\(required)")
+    }
+
     @Test("a document of no kind is an error that names every kind known")
     func unrecognisedNamesTheKinds() {
         let error = decodingError { try AppStoreDocument(data: Data(#"{"success": true}"#.utf8)) }

@@ -171,6 +171,23 @@ struct CommandLineTests {
             input: #"{"transactions": [{"transactionId": "1", "revocationDate": 1, "revocationDate": null}]}"#,
             status: 1, standardError: "duplicate_member at transactions[0].revocationDate"),
         ExitCase(
+            name: "--kind transactionHistory of a document without signedTransactions: bad input 1, never new",
+            arguments: ["rebuild", "-", "--kind", "transactionHistory", "--as-of", "1770000000000"],
+            input: #"{"bundleId": "b", "hasMore": false}"#, status: 1,
+            standardError: "missing_value at signedTransactions"),
+        ExitCase(
+            name: "--kind subscriptionStatuses of a document without data: bad input 1, never new",
+            arguments: ["rebuild", "-", "--kind", "subscriptionStatuses", "--as-of", "1770000000000"],
+            input: #"{"bundleId": "b"}"#, status: 1, standardError: "missing_value at data"),
+        ExitCase(
+            name: "--kind notificationHistory of a document without hasMore: bad input 1",
+            arguments: ["explain", "-", "--kind", "notificationHistory", "--as-of", "1770000000000"],
+            input: #"{"notificationHistory": []}"#, status: 1, standardError: "missing_value at hasMore"),
+        ExitCase(
+            name: "decode --kind transactionInfo of an empty object: bad input 1",
+            arguments: ["decode", "-", "--kind", "transactionInfo"], input: "{}", status: 1,
+            standardError: "missing_value at signedTransactionInfo"),
+        ExitCase(
             name: "a ledger whose version is not a number: bad input 1", arguments: ["explain", "-"],
             input: #"{"version": "x", "transactions": []}"#, status: 1, standardError: "wrong_type at version"),
         ExitCase(

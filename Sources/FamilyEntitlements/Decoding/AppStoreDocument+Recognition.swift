@@ -51,6 +51,28 @@ extension AppStoreDocument.Kind {
         }
     }
 
+    /// The members a document of this kind always has, which a document read as this kind must have: none for a
+    /// decoded signed payload (every field of Apple's payloads is optional), and for an API body the members Apple
+    /// writes in every answer of its endpoint (`signedTransactions` for `transactionHistory`, `data` for
+    /// `subscriptionStatuses`, `notificationHistory` and `hasMore` for `notificationHistory`, and so on).
+    ///
+    /// A document named as a kind (`init(data:as:)`, `--kind`) that lacks one is not that kind's document: it is
+    /// refused, never read as an empty answer of that kind (a customer with nothing, `new`).
+    public var requiredMembers: Set<String> {
+        guard case .apiBody(let required, _) = shape else { return [] }
+        return required
+    }
+
+    /// Throws `missing_value` at the first member, in sorted order, of `requiredMembers` that `members` lacks.
+    func refuseMissingRequiredMembers(_ members: Set<String>) throws(PayloadDecodingError) {
+        guard let missing = requiredMembers.subtracting(members).min() else { return }
+        let found = members.isEmpty ? "none" : members.sorted().joined(separator: ", ")
+        throw PayloadDecodingError(
+            code: .missingValue, path: missing,
+            message: "a \(rawValue) document always has \"\(missing)\"; this one lacks it (its members: \(found)), "
+                + "so it is not read as an empty \(rawValue)")
+    }
+
     private enum Shape {
         /// Apple writes every member of the kind it has; `oneOf` lists sets of which at least one member is present.
         case apiBody(required: Set<String>, oneOf: [Set<String>] = [])

@@ -47,6 +47,10 @@ public enum AppStoreDocument: Hashable, Sendable {
     }
 
     /// Decodes decoded-payload JSON, an API body, or a compact JWS (unverified), recognising the kind by its keys.
+    ///
+    /// A `kind` named reads the document as that kind, whatever its keys look like; an API body that lacks a member its
+    /// kind always has (`Kind.requiredMembers`, such as `signedTransactions` for `transactionHistory`) is then a
+    /// `missing_value` error at that member, never an empty answer.
     public init(data: some DataProtocol, as kind: Kind? = nil) throws(PayloadDecodingError) {
         let bytes = Data(data)
         if Self.isCompactJWS(bytes) {
@@ -76,6 +80,10 @@ public enum AppStoreDocument: Hashable, Sendable {
         case .transactionInfo: self = .transactionInfo(try TransactionInfoResponse(jsonData: json))
         case .notificationHistory: self = .notificationHistory(try NotificationHistoryResponse(jsonData: json))
         case .renewalExtension: self = .renewalExtension(try ExtendRenewalDateResponse(jsonData: json))
+        }
+        // A kind recognised has its required members; a kind named must be checked for them, once it has decoded.
+        if kind != nil, !resolved.requiredMembers.isEmpty {
+            try resolved.refuseMissingRequiredMembers(try Self.topLevelKeys(of: json))
         }
     }
 
