@@ -38,6 +38,12 @@ enum CommandLineTool {
             "Refuse a FILE, catalog or standard input of more than N bytes (default 67108864, 64 MiB)."),
     ]
 
+    static let partialOption = OptionSpec(
+        "--partial", nil,
+        "FILE is knowingly part of the history: decide on a Get Transaction History page with hasMore true (refused "
+            + "without this flag, since a later page may refund or revoke what it grants), reported as partial_history."
+    )
+
     static let historyFileHelp =
         "A history {\"transactions\", \"renewalInfos\", \"notifications\", \"subscriptionStatuses\"}, a JSON "
         + "array of decoded transactions, or an App Store Server API body (JWS decoded WITHOUT verification). - "
@@ -52,7 +58,7 @@ enum CommandLineTool {
             OptionSpec(
                 "--format", "FORMAT",
                 "table (default): a table for a person; json: the report as one JSON object, the stable contract.")
-        ] + inputOptions,
+        ] + inputOptions + [partialOption],
         discussion: """
             Each revoked row says when and why access ended; the customer line names the product that keeps the
             customer active when another was revoked. The "valid until" line says when the same history gives
@@ -68,7 +74,7 @@ enum CommandLineTool {
                 "--format", "FORMAT",
                 "text (default): the evidence product by product; json: the same report as rebuild --format json; "
                     + "svg: the customer's timeline as an SVG picture.")
-        ] + inputOptions,
+        ] + inputOptions + [partialOption],
         discussion: """
             The SVG draws one lane per product (per family member's copy where the history has several): each
             period as a bar from purchase to expiry, grace period and billing retry as shading, refunds, family

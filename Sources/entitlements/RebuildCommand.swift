@@ -33,6 +33,14 @@ enum RebuildCommand {
                 try kindArgument?.isLedger == true
                     ? History.decodeUnverifiedLedger(data) : History.decodeUnverified(data, as: kind)
             }
+            if !arguments.flags.contains("--partial"), decoded.warnings.contains(where: { $0.code == .partialHistory })
+            {
+                throw InputError(
+                    "\(Input.displayName(path)) is one page of Get Transaction History with more to come (hasMore "
+                        + "true): a decision on it misses the later pages, which may refund, revoke or renew what it "
+                        + "grants. Fetch every page (paginationToken = revision) and pass their transactions together, "
+                        + "or pass --partial to decide on this page alone")
+            }
             if decoded.unverifiedJWSCount > 0 {
                 Output.error(
                     "entitlements: note: \(decoded.unverifiedJWSCount) JWS signature(s) were NOT verified; the "

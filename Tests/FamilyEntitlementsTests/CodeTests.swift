@@ -24,7 +24,7 @@ struct CodeTests {
             .invalidUUID, .invalidValue, .malformedJWS, .invalidBase64, .unrecognisedDocument, .unknownKey,
             .unsupportedVersion, .duplicateMember,
         ]),
-        CodeSet([PayloadDecodingWarning.Code.unsignedContentsIgnored, .undecodableSignedString]),
+        CodeSet([PayloadDecodingWarning.Code.unsignedContentsIgnored, .undecodableSignedString, .partialHistory]),
         CodeSet([PayloadEncodingError.Code.unencodableValue]),
         CodeSet([
             MoneyError.Code.currencyMismatch, .overflow, .unknownCurrency, .notWholeMinorUnits, .notWholeMilliunits,
@@ -48,6 +48,7 @@ struct CodeTests {
             .familySharedConsumable, .familySharedNonRenewing, .missingDuration, .appleStatusDisagrees,
             .missingExpiresDate, .unexpectedRevoke,
             .inexactPrice, .undecodableSignedString, .unsignedContentsIgnored, .undatedEntry, .invalidInstant,
+            .partialHistory,
         ]),
         CodeSet([AccountLinkError.Code.invalidAppAccountToken, .missingOriginalTransactionId]),
         CodeSet([AccountLinkConflict.Code.accountTokenMismatch]),

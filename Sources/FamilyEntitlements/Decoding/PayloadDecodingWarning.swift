@@ -16,6 +16,10 @@ public struct PayloadDecodingWarning: LocatedProblem {
         /// `signedPayload`) is not a JWS of the payload it should hold: it is kept as sent, as Apple's library keeps
         /// it, and nothing is taken from it, while the document around it is read.
         public static let undecodableSignedString = Code(rawValue: "undecodable_signed_string")
+        /// A Get Transaction History page with `hasMore` true, read as a whole history: the transactions of the later
+        /// pages (a refund, a revocation, a renewal) are not in it. At path `hasMore`; fetch every page
+        /// (`allTransactionHistoryPages`) or absorb each into a `CustomerLedger` to decide on the whole history.
+        public static let partialHistory = Code(rawValue: "partial_history")
     }
 
     /// What was set aside.

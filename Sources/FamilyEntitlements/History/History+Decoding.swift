@@ -30,7 +30,9 @@ extension History {
     /// `warnings`), a stored `CustomerLedger` (an object with `version` beside a history's keys, or beside no key of a
     /// notification, read as `decodeUnverifiedLedger(_:)` reads it), a bare JSON array of decoded transactions, one decoded transaction, renewal info or notification,
     /// or an App Store Server API body (Get Transaction History, Get All Subscription Statuses, a notification body
-    /// with `signedPayload`). Every form is read as strictly as a payload: RFC 8259 JSON in UTF-8 (no trailing commas,
+    /// with `signedPayload`). A Get Transaction History page with `hasMore` true is read as the history it holds, with a
+    /// `partial_history` warning at `hasMore` (a `partial_history` diagnostic once passed to the rebuild): the later
+    /// pages are not in it. Every form is read as strictly as a payload: RFC 8259 JSON in UTF-8 (no trailing commas,
     /// no UTF-16), with errors naming the JSON path, such as `transactions[3].price`, or the byte offset of malformed
     /// JSON. For inspection, tools and tests: a service must verify every signed string before trusting it.
     public static func decodeUnverified(
@@ -67,6 +69,7 @@ extension History {
         case .transactionHistory(let value):
             count += value.signedTransactions?.count ?? 0
             history = History(transactions: value.decodeTransactionsUnverified(reportingFailuresIn: &warnings))
+            if value.hasMore == true { warnings.append(value.partialHistoryWarning) }
         case .subscriptionStatuses(let value):
             count += value.signedStringCount
             let decoded = value.decodeLastTransactionsUnverified(reportingFailuresIn: &warnings)
@@ -138,6 +141,18 @@ extension History {
     private static func firstSignificantByte(of bytes: Data) -> UInt8? {
         let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
         return text.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
+    }
+}
+
+extension TransactionHistoryResponse {
+    /// The `partial_history` warning of a page with more to come, read as a whole history.
+    var partialHistoryWarning: PayloadDecodingWarning {
+        PayloadDecodingWarning(
+            code: .partialHistory, path: "hasMore",
+            message: "this Get Transaction History page says more transactions follow (hasMore true"
+                + (revision.map { ", next page from revision \($0)" } ?? "")
+                + "); the history read is this page alone, and a later page may refund, revoke or renew what it "
+                + "decides: fetch every page (allTransactionHistoryPages) before deciding")
     }
 }
 

@@ -55,6 +55,7 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
             unknownRevocationReason, unknownOfferType, unknownAutoRenewStatus, familySharedConsumable,
             familySharedNonRenewing, missingDuration, appleStatusDisagrees, missingExpiresDate, unexpectedRevoke,
             inexactPrice, undecodableSignedString, unsignedContentsIgnored, undatedEntry, invalidInstant,
+            partialHistory,
         ]
 
         /// An entry of another environment than the rebuild's; it never grants.
@@ -160,6 +161,12 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
         /// the report grants nothing.
         public static let invalidInstant = Code(
             rawValue: "invalid_instant", severity: .error, rule: .snapshots)
+        /// The input was one page of Get Transaction History with more to come (`PayloadDecodingWarning`'s code of
+        /// that name, at `hasMore`): the decision rests on that page alone, and a transaction of a later page (a
+        /// refund, a revocation, a renewal) may change it. Fetch every page, or decide from a ledger that absorbed
+        /// them all.
+        public static let partialHistory = Code(
+            rawValue: "partial_history", severity: .warning, rule: .unknownValues)
         /// A price whose currency is unknown or whose amount is not whole minor units.
         public static let inexactPrice = Code(
             rawValue: "inexact_price", severity: .warning, rule: .unknownValues)
