@@ -1,11 +1,11 @@
 import Foundation
 
-/// `entitlements-bench [--quick] [--hostile | --decode | --latency | --reconcile] [--million]`: FamilyEntitlements'
-/// decode, rebuild, latency, hostile-shape, memory and reconcile figures, each against its baseline measured in the
-/// same run. `--quick` measures a reduced set, for CI to keep the benchmark working (never to judge speed);
-/// `--hostile` measures only the hostile shapes, `--decode` only decoding, `--latency` only the p50 and p99 of
-/// rebuilding each shipped scenario, `--reconcile` only `entitlements reconcile`; `--million` adds the peak memory of
-/// reconciling a million customers (minutes).
+/// `entitlements-bench [--quick] [--hostile | --growth | --decode | --latency | --reconcile] [--million]`:
+/// FamilyEntitlements' decode, rebuild, latency, hostile-shape, growth, memory and reconcile figures, each against its
+/// baseline measured in the same run. `--quick` measures a reduced set, for CI to keep the benchmark working (never to
+/// judge speed); `--hostile` measures only the hostile shapes, `--growth` only the costs timed at n and 4n,
+/// `--decode` only decoding, `--latency` only the p50 and p99 of rebuilding each shipped scenario, `--reconcile` only
+/// `entitlements reconcile`; `--million` adds the peak memory of reconciling a million customers (minutes).
 enum FamilyEntitlementsBench {
     static func main(_ arguments: [String]) -> Int32 {
         if arguments.first == MemoryBenchmark.probeFlag, arguments.count == 3, let count = Int(arguments[2]) {
@@ -28,9 +28,13 @@ enum FamilyEntitlementsBench {
         if arguments.first == DecodeProbe.flag, arguments.count == 3, let calls = Int(arguments[2]) {
             return DecodeProbe.run(kind: arguments[1], calls: calls)
         }
-        let flags: Set<String> = ["--quick", "--hostile", "--decode", "--latency", "--reconcile", "--million"]
+        let flags: Set<String> = [
+            "--quick", "--hostile", "--growth", "--decode", "--latency", "--reconcile", "--million",
+        ]
         guard arguments.allSatisfy({ flags.contains($0) }) else {
-            print("usage: entitlements-bench [--quick] [--hostile | --decode | --latency | --reconcile] [--million]")
+            print(
+                "usage: entitlements-bench [--quick] [--hostile | --growth | --decode | --latency | --reconcile] "
+                    + "[--million]")
             print(
                 "       entitlements-bench \(RebuildBenchmark.probeFlag) SIZE CALLS [\(RebuildBenchmark.waitFlag)]  (one "
                     + "rebuild size, for a profiler; waiting for a line on standard input once the history is ready)")
@@ -47,6 +51,7 @@ enum FamilyEntitlementsBench {
         }
         let settings = arguments.contains("--quick") ? BenchmarkSettings.quick : .full
         let onlyHostile = arguments.contains("--hostile")
+        let onlyGrowth = arguments.contains("--growth")
         let onlyDecode = arguments.contains("--decode")
         let onlyReconcile = arguments.contains("--reconcile")
         let onlyLatency = arguments.contains("--latency")
@@ -56,6 +61,7 @@ enum FamilyEntitlementsBench {
         #endif
         print(
             "entitlements-bench\(settings.isQuick ? " --quick" : "")\(onlyHostile ? " --hostile" : "")"
+                + "\(onlyGrowth ? " --growth" : "")"
                 + "\(onlyDecode ? " --decode" : "")\(onlyLatency ? " --latency" : "")"
                 + "\(onlyReconcile ? " --reconcile" : "")\(million ? " --million" : ""): "
                 + machine())
@@ -64,6 +70,10 @@ enum FamilyEntitlementsBench {
                 + "after a warm-up; baselines measured in the same run\n")
         if onlyHostile {
             HostileBenchmark.run(settings)
+            return 0
+        }
+        if onlyGrowth {
+            GrowthBenchmark.run(settings)
             return 0
         }
         if onlyLatency {
@@ -85,6 +95,8 @@ enum FamilyEntitlementsBench {
         LatencyBenchmark.run(settings)
         print("")
         HostileBenchmark.run(settings)
+        print("")
+        GrowthBenchmark.run(settings)
         print("")
         MemoryBenchmark.run(settings)
         print("")
