@@ -236,3 +236,152 @@ struct EntitlementChangeTests {
         #expect(previous.changes(from: after).contains { $0.code == "access_granted" })
     }
 }
+
+/// `changes(from:)` against a straightforward reference on generated pairs of reports: products in both reports, in
+/// one only, sharing chains and states, in any order and sometimes twice; empty reports and no report stored before.
+extension EntitlementChangeTests {
+    /// The changes as the documented rules read, looking every product up by a scan: quadratic, and plain to check.
+    enum Reference {
+        static func changes(_ current: EntitlementReport, from previous: EntitlementReport?) -> [EntitlementChange] {
+            var changes: [EntitlementChange] = []
+            let entitlementIds = Set(current.entitlements.keys).union(
+                previous.map { Array($0.entitlements.keys) } ?? [])
+            for id in entitlementIds.sorted() {
+                let before = previous?.entitlements[id] ?? false
+                let now = current.entitlements[id] ?? false
+                if before != now { changes.append(now ? .entitlementGranted(id) : .entitlementLost(id)) }
+            }
+            let productIds = Set(current.products.map(\.productId)).union(previous?.products.map(\.productId) ?? [])
+            for id in productIds.sorted() {
+                let before = previous?.products.first { $0.productId == id }
+                let now = current.products.first { $0.productId == id }
+                changes += productChanges(id, before: before, now: now, current: current, previous: previous)
+            }
+            return changes
+        }
+
+        static func productChanges(
+            _ id: ProductID, before: ProductDecision?, now: ProductDecision?, current: EntitlementReport,
+            previous: EntitlementReport?
+        ) -> [EntitlementChange] {
+            switch (before, now) {
+            case (nil, nil): return []
+            case (let before?, nil): return before.hasAccess ? [.accessLost(id, cause: .notReported)] : []
+            case (nil, let now?): return now.hasAccess ? [.accessGranted(id, state: now.state)] : []
+            case (let before?, let now?):
+                var changes: [EntitlementChange] = []
+                if before.hasAccess && !now.hasAccess {
+                    // The first product of the report's list, of the same chain and another id, that gained access.
+                    let replacement = current.products.first { other in
+                        let had = previous?.products.first { $0.productId == other.productId }?.hasAccess ?? false
+                        return other.productId != id && other.originalTransactionId == now.originalTransactionId
+                            && other.hasAccess && !had
+                    }
+                    if let replacement {
+                        changes.append(
+                            .productReplaced(
+                                id, by: replacement.productId, originalTransactionId: now.originalTransactionId))
+                    } else {
+                        changes.append(.accessLost(id, cause: cause(of: now)))
+                    }
+                } else if !before.hasAccess && now.hasAccess {
+                    changes.append(.accessGranted(id, state: now.state))
+                } else if before.state != now.state {
+                    changes.append(.stateChanged(id, from: before.state, to: now.state))
+                }
+                if before.willRenew != now.willRenew {
+                    changes.append(.willRenewChanged(id, from: before.willRenew, to: now.willRenew))
+                }
+                return changes
+            }
+        }
+
+        /// The cause of a state that grants nothing.
+        static func cause(of decision: ProductDecision) -> AccessLossCause {
+            switch decision.state {
+            case .revoked: .revoked(decision.revocationCause ?? .unknown)
+            case .billingRetry: .billingRetry
+            case .expired: .expired
+            case .upgraded: .upgraded
+            case .undetermined, .active, .gracePeriod: .undetermined
+            }
+        }
+    }
+
+    static let states: [AccessState] = [
+        .active, .gracePeriod, .revoked, .billingRetry, .expired, .upgraded, .undetermined,
+    ]
+
+    /// A report of up to `most` products drawn from eight ids over three chains: sorted by product id as the rebuild
+    /// sorts them, or in any order, and now and then with a product id twice.
+    static func generatedReport(most: Int, random: inout SeededRandom) -> EntitlementReport {
+        var products: [ProductDecision] = []
+        for _ in 0..<Int.random(in: 0...most, using: &random) {
+            let id = ProductID("com.example.product.\(Int.random(in: 0..<8, using: &random))")
+            if products.contains(where: { $0.productId == id }) && !random.chance(0.1) { continue }
+            let revocation: RevocationCauseFinding? =
+                random.chance(0.5) ? nil : random.chance(0.5) ? .stated(.refund) : .inferred(.familyRevocation)
+            products.append(
+                product(
+                    id, states.randomElement(using: &random) ?? .active,
+                    chain: "\(2_000_000_000 + Int.random(in: 0..<3, using: &random))",
+                    willRenew: [true, false, nil].randomElement(using: &random) ?? nil, revocation: revocation))
+        }
+        if random.chance(0.7) {
+            // The rebuild's order; a stable sort keeps a repeated id in the order drawn.
+            products = products.enumerated().sorted {
+                ($0.element.productId, $0.offset) < ($1.element.productId, $1.offset)
+            }.map(\.element)
+        } else {
+            products.shuffle(using: &random)
+        }
+        var entitlements: [EntitlementID: Bool] = [:]
+        for _ in 0..<Int.random(in: 0...4, using: &random) {
+            entitlements[EntitlementID("entitlement.\(Int.random(in: 0..<5, using: &random))")] = random.chance(0.5)
+        }
+        return report(products, entitlements)
+    }
+
+    /// Fifty generated pairs of reports from a seed: empty reports now and then, and some with no report stored before.
+    static func generatedPairs(seed: UInt64) -> [(previous: EntitlementReport?, current: EntitlementReport)] {
+        var random = SeededRandom(seed: seed &* 0x9E37_79B9 &+ 11)
+        return (0..<50).map { round in
+            let most = round % 10 == 0 ? 0 : 12
+            let current = generatedReport(most: most, random: &random)
+            let previous = random.chance(0.15) ? nil : generatedReport(most: most, random: &random)
+            return (previous, current)
+        }
+    }
+
+    @Test("changes(from:) equals the reference on generated pairs of reports", arguments: UInt64(1)...40)
+    func changesEqualTheReference(seed: UInt64) {
+        for (round, pair) in Self.generatedPairs(seed: seed).enumerated() {
+            #expect(
+                pair.current.changes(from: pair.previous) == Reference.changes(pair.current, from: pair.previous),
+                "seed \(seed), round \(round)")
+            if let previous = pair.previous {
+                #expect(
+                    previous.changes(from: pair.current) == Reference.changes(previous, from: pair.current),
+                    "seed \(seed), round \(round), reversed")
+            }
+        }
+    }
+
+    /// The generated pairs give every kind of change, and a replacement that another product of the chain could have
+    /// given too, so that the comparison above covers each rule.
+    @Test("the generated pairs give every kind of change")
+    func generatedPairsGiveEveryKind() {
+        var codes: [String: Int] = [:]
+        var emptyLists = 0
+        for seed in UInt64(1)...40 {
+            for pair in Self.generatedPairs(seed: seed) {
+                let changes = Reference.changes(pair.current, from: pair.previous)
+                if changes.isEmpty { emptyLists += 1 }
+                for change in changes { codes[change.code, default: 0] += 1 }
+            }
+        }
+        #expect(codes.count == 7, "\(codes)")
+        #expect(codes.values.allSatisfy { $0 >= 20 }, "\(codes)")
+        #expect(emptyLists < 40 * 50 / 2, "\(emptyLists) of \(40 * 50) pairs change nothing")
+    }
+}

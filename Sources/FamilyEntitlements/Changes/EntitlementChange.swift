@@ -132,12 +132,15 @@ extension EntitlementReport {
     /// is `productReplaced` by that one, in place of `accessLost`; the product that replaces it has its own
     /// `accessGranted`. A product named by only one of the reports changes
     /// only where it grants: `accessGranted` when it appears, `accessLost` (`notReported`) when it disappears.
+    ///
+    /// It costs n log n for n products and entitlements: a lookup by id per product, and a sort of the entitlement
+    /// ids (and of the product ids where a report's products are not sorted by id, as the rebuild sorts them).
     public func changes(from previous: EntitlementReport?) -> [EntitlementChange] {
         entitlementChanges(from: previous) + productChanges(from: previous)
     }
 
     private func entitlementChanges(from previous: EntitlementReport?) -> [EntitlementChange] {
-        let ids = Set(entitlements.keys).union(previous.map { Array($0.entitlements.keys) } ?? [])
+        let ids = Array(entitlements.keys) + (previous?.entitlements.keys.filter { entitlements[$0] == nil } ?? [])
         return ids.sorted().compactMap { id in
             let before = previous?.hasAccess(to: id) ?? false
             let now = hasAccess(to: id)
@@ -146,15 +149,84 @@ extension EntitlementReport {
         }
     }
 
+    /// One lookup per product: each report's decisions by product id, and the product of each chain that gained
+    /// access, found in one pass each; the ids merged in one more pass, or sorted where a list is not sorted.
     private func productChanges(from previous: EntitlementReport?) -> [EntitlementChange] {
-        let ids = Set(products.map(\.productId)).union(previous?.products.map(\.productId) ?? [])
-        return ids.sorted().flatMap { id in
-            changes(of: id, before: previous?.decision(for: id), now: decision(for: id), previous: previous)
+        let previousProducts = previous?.products ?? []
+        let positions = Self.firstPositions(products)
+        let previousPositions = Self.firstPositions(previousProducts)
+        let gains = Self.gains(products, previous: previousProducts, at: previousPositions)
+        let ids =
+            Self.mergedIds(products, previousProducts)
+            ?? (Array(positions.keys) + previousPositions.keys.filter { positions[$0] == nil }).sorted()
+        return ids.flatMap { id in
+            changes(
+                of: id, before: previousPositions[id].map { previousProducts[$0] },
+                now: positions[id].map { products[$0] }, gains: gains)
         }
     }
 
+    /// The product ids of two lists, sorted, each once, in one pass where each list is sorted by product id without a
+    /// repeat, as the rebuild writes them; nil where one is not.
+    private static func mergedIds(_ products: [ProductDecision], _ others: [ProductDecision]) -> [ProductID]? {
+        func isSorted(_ list: [ProductDecision]) -> Bool {
+            zip(list, list.dropFirst()).allSatisfy { $0.productId < $1.productId }
+        }
+        guard isSorted(products), isSorted(others) else { return nil }
+        var ids: [ProductID] = []
+        ids.reserveCapacity(products.count + others.count)
+        var (index, other) = (0, 0)
+        while index < products.count || other < others.count {
+            guard index < products.count else {
+                ids.append(others[other].productId)
+                other += 1
+                continue
+            }
+            guard other < others.count else {
+                ids.append(products[index].productId)
+                index += 1
+                continue
+            }
+            let (id, otherId) = (products[index].productId, others[other].productId)
+            ids.append(min(id, otherId))
+            if id <= otherId { index += 1 }
+            if otherId <= id { other += 1 }
+        }
+        return ids
+    }
+
+    /// The position of each product id's decision in the list: the first where it is named twice, as
+    /// `decision(for:)` finds it.
+    private static func firstPositions(_ products: [ProductDecision]) -> [ProductID: Int] {
+        var positions: [ProductID: Int] = [:]
+        positions.reserveCapacity(products.count)
+        for (position, product) in products.enumerated() where positions[product.productId] == nil {
+            positions[product.productId] = position
+        }
+        return positions
+    }
+
+    /// The product of each chain (originalTransactionId) that gained access since `previous`: the first of the list
+    /// (which is by product id) where several did, granting now and not in `previous`.
+    ///
+    /// It replaces any product of its chain that lost access: never itself, for a product that lost access had it in
+    /// `previous` and so did not gain it.
+    private static func gains(
+        _ products: [ProductDecision], previous: [ProductDecision], at positions: [ProductID: Int]
+    ) -> [OriginalTransactionID: ProductID] {
+        var gains: [OriginalTransactionID: ProductID] = [:]
+        for product in products
+        where product.hasAccess && !(positions[product.productId].map { previous[$0].hasAccess } ?? false) {
+            if gains[product.originalTransactionId] == nil {
+                gains[product.originalTransactionId] = product.productId
+            }
+        }
+        return gains
+    }
+
     private func changes(
-        of id: ProductID, before: ProductDecision?, now: ProductDecision?, previous: EntitlementReport?
+        of id: ProductID, before: ProductDecision?, now: ProductDecision?,
+        gains: [OriginalTransactionID: ProductID]
     ) -> [EntitlementChange] {
         guard let now else {
             guard let before, before.hasAccess else { return [] }
@@ -164,9 +236,8 @@ extension EntitlementReport {
             return now.hasAccess ? [.accessGranted(id, state: now.state)] : []
         }
         var changes: [EntitlementChange] = []
-        if before.hasAccess && !now.hasAccess, let replacement = replacement(of: now, previous: previous) {
-            changes.append(
-                .productReplaced(id, by: replacement.productId, originalTransactionId: now.originalTransactionId))
+        if before.hasAccess && !now.hasAccess, let replacement = gains[now.originalTransactionId] {
+            changes.append(.productReplaced(id, by: replacement, originalTransactionId: now.originalTransactionId))
         } else if before.hasAccess && !now.hasAccess, let cause = AccessLossCause(now) {
             changes.append(.accessLost(id, cause: cause))
         } else if !before.hasAccess && now.hasAccess {
@@ -178,14 +249,5 @@ extension EntitlementReport {
             changes.append(.willRenewChanged(id, from: before.willRenew, to: now.willRenew))
         }
         return changes
-    }
-
-    /// The product of the same chain that gained access since `previous`: the one that replaced `decision`, where
-    /// there is one (the first by product id, should there be several).
-    private func replacement(of decision: ProductDecision, previous: EntitlementReport?) -> ProductDecision? {
-        products.first {
-            $0.productId != decision.productId && $0.originalTransactionId == decision.originalTransactionId
-                && $0.hasAccess && !(previous?.decision(for: $0.productId)?.hasAccess ?? false)
-        }
     }
 }
