@@ -218,18 +218,28 @@ public struct CustomerLedger: Hashable, Sendable {
     }
 
     /// The entries ordered by signedDate, then key, then JSON: the same for any order of arrival.
+    ///
+    /// An entry's JSON is read only where its signedDate and key tie with another's, and then encoded once, the first
+    /// time a comparison needs it, however many comparisons do: n entries tied on both cost n encodings and n log n
+    /// comparisons of bytes, not an encoding at every comparison.
     static func canonical<Entry: AppStorePayload>(
         _ entries: Set<Entry>, signed: KeyPath<Entry, Date?>, key: KeyPath<Entry, String?>
     ) -> [Entry] {
         let keyed = entries.map { entry in
             (entry: entry, signed: entry[keyPath: signed] ?? .distantPast, key: entry[keyPath: key] ?? "")
         }
-        return keyed.sorted { lhs, rhs in
-            if lhs.signed != rhs.signed { return lhs.signed < rhs.signed }
-            if lhs.key != rhs.key { return lhs.key < rhs.key }
-            let left = (try? lhs.entry.jsonData()) ?? Data()
-            let right = (try? rhs.entry.jsonData()) ?? Data()
-            return left.lexicographicallyPrecedes(right)
-        }.map(\.entry)
+        // The bytes as an array, which compares byte by byte without going through `Data`'s iterator.
+        var encoded = [[UInt8]?](repeating: nil, count: keyed.count)
+        func json(_ position: Int) -> [UInt8] {
+            if let bytes = encoded[position] { return bytes }
+            let bytes = [UInt8]((try? keyed[position].entry.jsonData()) ?? Data())
+            encoded[position] = bytes
+            return bytes
+        }
+        return keyed.indices.sorted { lhs, rhs in
+            if keyed[lhs].signed != keyed[rhs].signed { return keyed[lhs].signed < keyed[rhs].signed }
+            if keyed[lhs].key != keyed[rhs].key { return keyed[lhs].key < keyed[rhs].key }
+            return json(lhs).lexicographicallyPrecedes(json(rhs))
+        }.map { keyed[$0].entry }
     }
 }
