@@ -49,6 +49,25 @@ enum GrowthBenchmark {
         ]
     }
 
+    /// The flag that runs `probe(row:size:calls:)`.
+    static let probeFlag = "--growth-probe"
+
+    /// Runs the row whose name starts with `prefix` at one size `calls` times and nothing else, so that a profiler
+    /// such as callgrind counts only that work.
+    static func probe(row prefix: String, size: Int, calls: Int) -> Int32 {
+        guard let row = rows.first(where: { $0.name.hasPrefix(prefix) }) else {
+            print("growth probe: no row named \(prefix); rows: \(rows.map(\.name).joined(separator: "; "))")
+            return 2
+        }
+        let work = row.prepare(size)
+        let start = threadSeconds()
+        for _ in 0..<calls { work() }
+        print(
+            "\(row.name), \(Report.count(Double(size))) \(row.unit), \(calls) calls: "
+                + "\(time((threadSeconds() - start) / Double(calls))) each")
+        return 0
+    }
+
     static func run(_ settings: BenchmarkSettings) {
         for row in rows {
             let size = settings.isQuick ? row.quickSize : row.fullSize

@@ -22,6 +22,11 @@ enum FamilyEntitlementsBench {
         {
             return HostileBenchmark.probe(shape: arguments[1], size: size, calls: calls)
         }
+        if arguments.first == GrowthBenchmark.probeFlag, arguments.count == 4, let size = Int(arguments[2]),
+            let calls = Int(arguments[3])
+        {
+            return GrowthBenchmark.probe(row: arguments[1], size: size, calls: calls)
+        }
         if arguments.first == LatencyBenchmark.probeFlag, arguments.count == 3, let calls = Int(arguments[2]) {
             return LatencyBenchmark.probe(scenario: arguments[1], calls: calls)
         }
@@ -41,6 +46,9 @@ enum FamilyEntitlementsBench {
             print(
                 "       entitlements-bench \(HostileBenchmark.probeFlag) SHAPE SIZE CALLS  (one hostile shape, for a "
                     + "profiler)")
+            print(
+                "       entitlements-bench \(GrowthBenchmark.probeFlag) ROW SIZE CALLS  (one growth row at one size, for "
+                    + "a profiler)")
             print(
                 "       entitlements-bench \(LatencyBenchmark.probeFlag) SCENARIO CALLS  (one shipped scenario, for a "
                     + "profiler)")
