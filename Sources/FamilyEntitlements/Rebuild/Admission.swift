@@ -230,7 +230,7 @@ struct Admission: RebuildStage {
                 let isFractional = TransactionPayload.hasFractionalEnds(transaction)
                 if isFractional { fractional.append(index) }
                 let verdict = admission(
-                    of: transaction.pointee, what: "transaction \(transaction.pointee.id)", &admitted, log: &log)
+                    of: transaction, what: "transaction \(transaction.pointee.id)", &admitted, log: &log)
                 if verdict == .takesPart {
                     first.offer(transaction, at: index, instant: instant)
                     if transaction.pointee.signedDate == nil { admitted.undated.append(index) }
@@ -331,20 +331,21 @@ struct Admission: RebuildStage {
 
     /// Whether a transaction may take part: of the rebuild's environment and app, complete, possible and agreeing with
     /// the catalog; reports it when not, and reports an ownership this library does not know. The one check of a
-    /// transaction: a history's transaction that has nothing to report passes it without a message being made.
+    /// transaction: a history's transaction that has nothing to report passes it without a message being made, read
+    /// in place field by field (a copy of the payload would retain each of its strings).
     private func admission(
-        of transaction: borrowing TransactionPayload, what: @autoclosure () -> String,
+        of transaction: UnsafePointer<TransactionPayload>, what: @autoclosure () -> String,
         _ admitted: inout AdmittedEntries, log: inout DiagnosticsLog
     ) -> Verdict {
-        guard admits(transaction.environment, what: what(), log: &log),
-            admits(bundleId: transaction.bundleId, what: what(), &admitted, log: &log),
+        guard admits(transaction.pointee.environment, what: what(), log: &log),
+            admits(bundleId: transaction.pointee.bundleId, what: what(), &admitted, log: &log),
             isComplete(transaction, what: what(), log: &log)
         else {
             return .leftOut
         }
         guard isPossible(transaction, what: what(), &admitted, log: &log) else { return .impossible }
         guard agreesWithCatalog(transaction, what: what(), &admitted, log: &log) else { return .leftOut }
-        if let ownership = transaction.inAppOwnershipType, !ownership.isKnown {
+        if let ownership = transaction.pointee.inAppOwnershipType, !ownership.isKnown {
             log.report(
                 .unknownOwnership,
                 "\(what()) has inAppOwnershipType \"\(ownership.rawValue)\", which this library does not know; it "
@@ -442,8 +443,9 @@ struct Admission: RebuildStage {
         }
         if var transaction = data.transactionInfo {
             if transaction.signedDate == nil { transaction.signedDate = placed }
-            let verdict = admission(
-                of: transaction, what: "transaction \(transaction.id) in \(name)", &admitted, log: &log)
+            let verdict = withUnsafePointer(to: transaction) {
+                admission(of: $0, what: "transaction \(transaction.id) in \(name)", &admitted, log: &log)
+            }
             if verdict == .takesPart {
                 // Admitted as sent, as a history's transaction is; then revoked where it says so without a date.
                 let implied = withUnsafePointer(to: transaction) { TransactionPayload.impliedRevocationDate($0) }
@@ -618,7 +620,7 @@ struct Admission: RebuildStage {
 
     /// Whether a transaction carries only values a real payload can; reports the impossible ones when not.
     private func isPossible(
-        _ transaction: borrowing TransactionPayload, what: @autoclosure () -> String,
+        _ transaction: UnsafePointer<TransactionPayload>, what: @autoclosure () -> String,
         _ admitted: inout AdmittedEntries, log: inout DiagnosticsLog
     ) -> Bool {
         let impossible = Self.impossibleValues(of: transaction)
@@ -632,37 +634,12 @@ struct Admission: RebuildStage {
 
     /// The values of a transaction that no real payload carries, in the words of a diagnostic (rule 10): dates a
     /// rule cannot read (`RuleDates`), an end before the purchase, a revocation after the snapshot that reports it was
-    /// signed, empty identifiers, no quantity, a negative price. Empty for almost every transaction, found without
-    /// making a message. Dates are ordered only once `RuleDates` holds them, so that NaN never reaches a comparison.
-    static func impossibleValues(of transaction: borrowing TransactionPayload) -> [String] {
-        var found: [String] = []
-        if transaction.transactionId == "" { found.append("an empty transactionId") }
-        if transaction.originalTransactionId == "" { found.append("an empty originalTransactionId") }
-        if transaction.productId == "" { found.append("an empty productId") }
-        let purchase = transaction.purchaseDate
-        let (expires, revoked, signed) = (transaction.expiresDate, transaction.revocationDate, transaction.signedDate)
-        if let problem = RuleDates.problem("purchaseDate", purchase) { found.append(problem) }
-        if let problem = RuleDates.problem("signedDate", signed) { found.append(problem) }
-        if let problem = RuleDates.problem("expiresDate", expires) { found.append(problem) }
-        if let problem = RuleDates.problem("revocationDate", revoked) { found.append(problem) }
-        if let purchase, RuleDates.contains(purchase) {
-            if let expires, RuleDates.contains(expires), expires < purchase {
-                found.append("expiresDate before purchaseDate")
-            }
-            if let revoked, RuleDates.contains(revoked), revoked < purchase {
-                found.append("revocationDate before purchaseDate")
-            }
-        }
-        // No snapshot reports a revocation that had not happened when it was signed; compared at the revocation's
-        // whole millisecond, as rule 1 takes it, so that Xcode's fractions of one stay possible.
-        if let revoked, let signed, RuleDates.contains(revoked), RuleDates.contains(signed),
-            MillisecondDate.whole(revoked, .down) > signed
-        {
-            found.append("revocationDate \(revoked.evidenceText) after its own signedDate \(signed.evidenceText)")
-        }
-        if let quantity = transaction.quantity, quantity < 1 { found.append("quantity \(quantity)") }
-        if let price = transaction.price, price < 0 { found.append("a negative price (\(price) milliunits)") }
-        return found
+    /// signed, empty identifiers, no quantity, a negative price. Empty for almost every transaction: the checks are
+    /// made once, as `Impossibility` flags, and words are found only for a flag that is set.
+    static func impossibleValues(of transaction: UnsafePointer<TransactionPayload>) -> [String] {
+        let flags = Impossibility(of: transaction)
+        guard !flags.isEmpty else { return [] }
+        return flags.described(transaction)
     }
 
     private func reportImpossible(_ values: [String], what: String, log: inout DiagnosticsLog) {
@@ -673,11 +650,13 @@ struct Admission: RebuildStage {
 
     /// Whether a transaction's own type agrees with the catalog's type for its product; reports it when not.
     private func agreesWithCatalog(
-        _ transaction: borrowing TransactionPayload, what: @autoclosure () -> String,
+        _ transaction: UnsafePointer<TransactionPayload>, what: @autoclosure () -> String,
         _ admitted: inout AdmittedEntries, log: inout DiagnosticsLog
     ) -> Bool {
-        guard let productId = transaction.productId, let catalogType = catalogProducts[ProductID(productId)]?.type,
-            let type = transaction.type, type != catalogType
+        // Without a catalog's product there is nothing to disagree with: no product id is hashed.
+        guard !catalogProducts.isEmpty, let type = transaction.pointee.type,
+            let productId = transaction.pointee.productId,
+            let catalogType = catalogProducts[ProductID(productId)]?.type, type != catalogType
         else { return true }
         log.report(
             .catalogTypeMismatch,
@@ -688,18 +667,18 @@ struct Admission: RebuildStage {
     }
 
     private func isComplete(
-        _ transaction: borrowing TransactionPayload, what: @autoclosure () -> String, log: inout DiagnosticsLog
+        _ transaction: UnsafePointer<TransactionPayload>, what: @autoclosure () -> String, log: inout DiagnosticsLog
     ) -> Bool {
-        if transaction.transactionId != nil, transaction.originalTransactionId != nil, transaction.productId != nil,
-            transaction.purchaseDate != nil
+        if transaction.pointee.transactionId != nil, transaction.pointee.originalTransactionId != nil,
+            transaction.pointee.productId != nil, transaction.pointee.purchaseDate != nil
         {
             return true
         }
         let missing = [
-            transaction.transactionId == nil ? "transactionId" : nil,
-            transaction.originalTransactionId == nil ? "originalTransactionId" : nil,
-            transaction.productId == nil ? "productId" : nil,
-            transaction.purchaseDate == nil ? "purchaseDate" : nil,
+            transaction.pointee.transactionId == nil ? "transactionId" : nil,
+            transaction.pointee.originalTransactionId == nil ? "originalTransactionId" : nil,
+            transaction.pointee.productId == nil ? "productId" : nil,
+            transaction.pointee.purchaseDate == nil ? "purchaseDate" : nil,
         ].compactMap { $0 }
         log.report(.incompleteTransaction, "\(what()) has no \(missing.joined(separator: ", ")); it grants nothing")
         return false
@@ -731,5 +710,84 @@ extension TransactionPayload {
     mutating func takeEndsDown() {
         if let expires = expiresDate { expiresDate = MillisecondDate.whole(expires, .down) }
         if let revoked = revocationDate { revocationDate = MillisecondDate.whole(revoked, .down) }
+    }
+}
+
+/// What makes a transaction impossible (rule 10), each check made once, reading the payload in place and making no
+/// message: the common case, a possible transaction, costs a few comparisons. Dates are ordered only once `RuleDates`
+/// holds them, so that NaN never reaches a comparison.
+struct Impossibility: OptionSet {
+    let rawValue: UInt16
+
+    static let emptyTransactionId = Impossibility(rawValue: 1 << 0)
+    static let emptyOriginalTransactionId = Impossibility(rawValue: 1 << 1)
+    static let emptyProductId = Impossibility(rawValue: 1 << 2)
+    static let purchaseUnreadable = Impossibility(rawValue: 1 << 3)
+    static let signedUnreadable = Impossibility(rawValue: 1 << 4)
+    static let expiresUnreadable = Impossibility(rawValue: 1 << 5)
+    static let revocationUnreadable = Impossibility(rawValue: 1 << 6)
+    static let expiresBeforePurchase = Impossibility(rawValue: 1 << 7)
+    static let revocationBeforePurchase = Impossibility(rawValue: 1 << 8)
+    static let revocationAfterSigned = Impossibility(rawValue: 1 << 9)
+    static let noQuantity = Impossibility(rawValue: 1 << 10)
+    static let negativePrice = Impossibility(rawValue: 1 << 11)
+
+    init(rawValue: UInt16) { self.rawValue = rawValue }
+
+    init(of transaction: UnsafePointer<TransactionPayload>) {
+        var flags: Impossibility = []
+        if transaction.pointee.transactionId?.isEmpty == true { flags.insert(.emptyTransactionId) }
+        if transaction.pointee.originalTransactionId?.isEmpty == true { flags.insert(.emptyOriginalTransactionId) }
+        if transaction.pointee.productId?.isEmpty == true { flags.insert(.emptyProductId) }
+        let purchase = transaction.pointee.purchaseDate.flatMap { RuleDates.contains($0) ? $0 : nil }
+        if purchase == nil, transaction.pointee.purchaseDate != nil { flags.insert(.purchaseUnreadable) }
+        let signed = transaction.pointee.signedDate.flatMap { RuleDates.contains($0) ? $0 : nil }
+        if signed == nil, transaction.pointee.signedDate != nil { flags.insert(.signedUnreadable) }
+        if let expires = transaction.pointee.expiresDate {
+            if !RuleDates.contains(expires) {
+                flags.insert(.expiresUnreadable)
+            } else if let purchase, expires < purchase {
+                flags.insert(.expiresBeforePurchase)
+            }
+        }
+        if let revoked = transaction.pointee.revocationDate {
+            if !RuleDates.contains(revoked) {
+                flags.insert(.revocationUnreadable)
+            } else {
+                if let purchase, revoked < purchase { flags.insert(.revocationBeforePurchase) }
+                // No snapshot reports a revocation that had not happened when it was signed; compared at the
+                // revocation's whole millisecond, as rule 1 takes it, so that Xcode's fractions of one stay possible.
+                if let signed, MillisecondDate.whole(revoked, .down) > signed { flags.insert(.revocationAfterSigned) }
+            }
+        }
+        if let quantity = transaction.pointee.quantity, quantity < 1 { flags.insert(.noQuantity) }
+        if let price = transaction.pointee.price, price < 0 { flags.insert(.negativePrice) }
+        self = flags
+    }
+
+    /// The words of each flag set, in the order of the checks, for the diagnostic.
+    func described(_ transaction: UnsafePointer<TransactionPayload>) -> [String] {
+        let payload = transaction.pointee
+        let words: [(Impossibility, () -> String?)] = [
+            (.emptyTransactionId, { "an empty transactionId" }),
+            (.emptyOriginalTransactionId, { "an empty originalTransactionId" }),
+            (.emptyProductId, { "an empty productId" }),
+            (.purchaseUnreadable, { RuleDates.problem("purchaseDate", payload.purchaseDate) }),
+            (.signedUnreadable, { RuleDates.problem("signedDate", payload.signedDate) }),
+            (.expiresUnreadable, { RuleDates.problem("expiresDate", payload.expiresDate) }),
+            (.revocationUnreadable, { RuleDates.problem("revocationDate", payload.revocationDate) }),
+            (.expiresBeforePurchase, { "expiresDate before purchaseDate" }),
+            (.revocationBeforePurchase, { "revocationDate before purchaseDate" }),
+            (
+                .revocationAfterSigned,
+                {
+                    "revocationDate \((payload.revocationDate ?? .distantPast).evidenceText) after its own signedDate "
+                        + "\((payload.signedDate ?? .distantPast).evidenceText)"
+                }
+            ),
+            (.noQuantity, { "quantity \(payload.quantity ?? 0)" }),
+            (.negativePrice, { "a negative price (\(payload.price ?? 0) milliunits)" }),
+        ]
+        return words.compactMap { flag, text in contains(flag) ? text() : nil }
     }
 }

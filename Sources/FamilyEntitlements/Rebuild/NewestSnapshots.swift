@@ -80,7 +80,8 @@ struct NewestSnapshots: RebuildStage {
         if !admitted.undated.isEmpty {
             settleUndated(
                 admitted.undated, in: &newest, key: { store[$0].transactionId.flatMap(key) }, id: id,
-                grantsLess: {
+                grantsLess: { restriction($0) < restriction($1) },
+                precedes: {
                     restriction($0) != restriction($1)
                         ? restriction($0) < restriction($1)
                         : Self.json(of: store[$0]).lexicographicallyPrecedes(Self.json(of: store[$1]))
@@ -118,12 +119,15 @@ struct NewestSnapshots: RebuildStage {
     }
 
     /// Rule 1: an undated snapshot cannot be placed before or after a dated one of its transaction, so where the
-    /// snapshot chosen among the dated ones meets undated ones, the one that grants less is used, as at a tie
-    /// (`grantsLess` orders them, the JSON between equals), and the meeting is reported. Where only undated snapshots
-    /// are known by the instant, they were chosen among as before, each counting as signed at the beginning of time.
+    /// snapshot chosen among the dated ones meets undated ones, an undated one that grants less (`grantsLess`: revoked,
+    /// then the earlier revocation, upgraded, the earlier expiry) is used instead, the least of them (`precedes`, the
+    /// JSON between equals), and the meeting is reported. Where they grant alike, the dated one, placed in time, stays:
+    /// an undated snapshot never decides by the order of its JSON alone. Where only undated snapshots are known by the
+    /// instant, they were chosen among as before, each counting as signed at the beginning of time.
     private func settleUndated<Positions: SnapshotPositions>(
         _ undated: [Int], in newest: inout Positions, key: (Int) -> Positions.Key?, id: (Positions.Key) -> String,
-        grantsLess: (Int, Int) -> Bool, isDated: (Int) -> Bool, log: inout DiagnosticsLog
+        grantsLess: (Int, Int) -> Bool, precedes: (Int, Int) -> Bool, isDated: (Int) -> Bool,
+        log: inout DiagnosticsLog
     ) {
         var byKey: [Positions.Key: [Int]] = [:]
         for index in undated {
@@ -135,7 +139,7 @@ struct NewestSnapshots: RebuildStage {
                 .undatedEntry,
                 "transaction \(id(snapshotKey)) has a snapshot without signedDate beside dated ones, so it cannot be "
                     + "placed in time; the one that grants less is used")
-            newest[snapshotKey] = ([chosen] + indices).min(by: grantsLess)
+            if let least = indices.filter({ grantsLess($0, chosen) }).min(by: precedes) { newest[snapshotKey] = least }
         }
     }
 

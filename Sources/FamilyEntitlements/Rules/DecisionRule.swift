@@ -72,8 +72,9 @@ public enum DecisionRule: Int, CaseIterable, Hashable, Sendable, Codable, Custom
             first: a notification without signedDate by its nested payloads' signedDate, a nested payload without \
             one by its notification's. An entry that still cannot be placed is reported (undated_entry): one that \
             ends access (a REVOKE, REFUND, EXPIRED or GRACE_PERIOD_EXPIRED) still ends what it names, from the \
-            purchase of the transaction it carries; one that grants never grants; between an undated snapshot and a \
-            dated one of the same transaction the one that grants less wins, as at a tie; an undated Apple status \
+            purchase of the transaction it carries; one that grants never grants; an undated snapshot beside the \
+            dated one used for its transaction is used instead where it grants less (as at a tie), never where they \
+            grant alike; an undated Apple status \
             is skipped; a single undated snapshot that competes with nothing is decided by its own dates. An \
             instant that is not finite or lies after 9999 decides nothing (invalid_instant): nothing grants and the \
             customer is inactive (undetermined); an instant before the App Store opened is a real question.

@@ -135,6 +135,17 @@ extension DecisionRow {
                 ], diagnostics: [.undatedEntry]),
             DecisionRow(
                 rule: .snapshots,
+                name: "an undated snapshot that grants no less than the dated one signed by then: the dated one, "
+                    + "placed in time, speaks",
+                source: source + "ends what it names; an undated snapshot never decides by the order of its JSON",
+                history: History(transactions: [
+                    Given.oneTime("1509", Given.lifetime, type: nil, on: 0),
+                    Given.oneTime("1509", Given.lifetime, type: .nonConsumable, on: 0) { $0.signedDate = nil },
+                ]), asOf: 1,
+                products: [ProductExpectation(Given.lifetime, .undetermined, access: false)],
+                diagnostics: [.undatedEntry, .unknownProductType]),
+            DecisionRow(
+                rule: .snapshots,
                 name: "a single undated snapshot that competes with nothing: decided as before, granting by its dates",
                 source: "decision table: nothing else speaks for the transaction, so its own dates decide",
                 history: History(transactions: [undated(Given.subscription("1502", from: 0, to: 30))]), asOf: 5,
