@@ -138,7 +138,7 @@ struct NewestSnapshots: RebuildStage {
             log.report(
                 .undatedEntry,
                 "transaction \(id(snapshotKey)) has a snapshot without signedDate beside dated ones, so it cannot be "
-                    + "placed in time; the one that grants less is used")
+                    + "placed in time; it is used only where it grants less than the dated one")
             if let least = indices.filter({ grantsLess($0, chosen) }).min(by: precedes) { newest[snapshotKey] = least }
         }
     }
