@@ -546,7 +546,9 @@ struct Admission: RebuildStage {
             data.transactionInfo.map({ admits($0.environment) && isOfTheApp($0.bundleId) }) ?? true,
             data.renewalInfo.map({ admits($0.environment) }) ?? true
         else { return }
-        guard let date = placed ?? data.transactionInfo?.purchaseDate else {
+        // A purchase a rule cannot read (rule 10) dates nothing: its transaction is left out as impossible.
+        let purchase = data.transactionInfo?.purchaseDate.flatMap { RuleDates.contains($0) ? $0 : nil }
+        guard let date = placed ?? purchase else {
             log.report(
                 .undatedEntry,
                 "\(name) has no signedDate, nor a transaction whose purchase would date it, so the rebuild cannot "
