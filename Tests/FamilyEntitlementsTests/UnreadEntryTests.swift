@@ -1,4 +1,5 @@
 import FamilyEntitlements
+import FamilyEntitlementsTestSupport
 import Foundation
 import Testing
 
@@ -28,11 +29,56 @@ struct UnreadEntryTests {
         let diagnostic = try #require(report.diagnostics.first { $0.code == .undecodableSignedString })
         #expect(diagnostic.severity == .error)
         #expect(diagnostic.message.hasPrefix("at \(Self.path): "), "\(diagnostic.message)")
-        // Without the warnings the same history grants: the warnings are what takes it away.
+        // Without the warnings the rebuild still finds the string it could not read: the entry is never ignored.
         let unwarned = rebuildEntitlements(history: decoded.history, asOf: Self.instant)
-        #expect(unwarned.hasAccess(to: "premium"))
+        #expect(unwarned.hasAccess(to: "premium") == false)
+        #expect(unwarned.customer == .inactive(.undetermined))
+        #expect(unwarned.diagnostics.map(\.code) == [.undecodedSignedString])
+        // With them, the warning names the entry once: the undecoded string is the same entry.
+        #expect(report.diagnostics.map(\.code) == [.undecodableSignedString])
         // validUntil is never later than the first change, which here is none before the expiry.
         #expect(report.validUntil.map { $0 > Self.instant } ?? true)
+    }
+
+    /// A REVOKE of the member's copy whose transaction is held only as a signed string, which decodes.
+    static func signedOnlyRevoke() throws -> (history: History, json: Data) {
+        let granted = try History(jsonData: Data(grantedHistory.utf8))
+        let transaction = try #require(granted.transactions.first)
+        var revoke = NotificationBuilder.notification(
+            .revoke, transaction: nil, signed: Date(timeIntervalSince1970: 1_768_089_600))
+        revoke.data?.signedTransactionInfo = try FakeJWSSigner().sign(transaction)
+        let history = History(transactions: granted.transactions, notifications: [revoke])
+        return (history, try history.jsonData())
+    }
+
+    @Test(
+        "a REVOKE held only as a signed string is an entry the library's readers did not read: reported, nothing grants"
+    )
+    func signedStringWithoutContents() throws {
+        let (built, json) = try Self.signedOnlyRevoke()
+        let fromFile = try History(jsonData: json)
+        let ledger = try CustomerLedger(jsonData: Data(#"{"version":1,"#.utf8) + json.dropFirst())
+        var absorbed = CustomerLedger()
+        for transaction in built.transactions { absorbed.absorb(transaction) }
+        for notification in built.notifications { absorbed.absorb(notification) }
+        for (name, history) in [
+            ("built in code", built), ("History(jsonData:)", fromFile), ("CustomerLedger(jsonData:)", ledger.history),
+            ("CustomerLedger.absorb", absorbed.history),
+        ] {
+            let report = rebuildEntitlements(history: history, asOf: Self.instant)
+            #expect(report.hasAccess(to: "premium") == false, "\(name)")
+            #expect(report.customer == .inactive(.undetermined), "\(name)")
+            let diagnostic = try #require(report.diagnostics.first, "\(name)")
+            #expect(report.diagnostics.map(\.code) == [.undecodedSignedString], "\(name)")
+            #expect(diagnostic.message.hasPrefix("at \(Self.path): "), "\(name): \(diagnostic.message)")
+        }
+        // Decoded unverified, the REVOKE is read and revokes: no entry is left unread.
+        let decoded = try History.decodeUnverified(json)
+        #expect(decoded.warnings.isEmpty)
+        let report = rebuildEntitlements(
+            history: decoded.history, asOf: Self.instant, decodingWarnings: decoded.warnings)
+        #expect(report.customer == .inactive(.familyRevocation))
+        #expect(!report.diagnostics.contains { $0.code == .undecodedSignedString })
     }
 
     @Test("a notification body whose signedPayload cannot be read is an inactive, undetermined customer, not new")

@@ -47,6 +47,8 @@ struct UnsignedContentsCase: CustomTestStringConvertible, Sendable {
         case decodedNotification
         /// The library's history file.
         case historyObject
+        /// The same bytes with `"version": 1`: a stored customer ledger, which must read them as the history does.
+        case ledger
     }
 
     var name: String
@@ -67,10 +69,15 @@ struct UnsignedContentsCase: CustomTestStringConvertible, Sendable {
             return try notification.jsonData()
         case .historyObject:
             return try History(notifications: [notification]).jsonData()
+        case .ledger:
+            let history = try History(notifications: [notification]).jsonData()
+            return Data(#"{"version":1,"#.utf8) + history.dropFirst()
         }
     }
 
-    static let all: [UnsignedContentsCase] = [
+    static let all: [UnsignedContentsCase] = forms + forms.filter { $0.form == .historyObject }.map(\.asLedger)
+
+    static let forms: [UnsignedContentsCase] = [
         UnsignedContentsCase(
             name:
                 "request body: a lifetime purchase unsigned beside a signed expired monthly -> the monthly, no access",
@@ -116,6 +123,18 @@ struct UnsignedContentsCase: CustomTestStringConvertible, Sendable {
                     transactionInfo: UnsignedSample.lifetime, renewalInfo: UnsignedSample.inGracePeriod)
             }, granted: [UnsignedSample.lifetimeProduct.productId.rawValue], setAside: []),
     ]
+}
+
+extension UnsignedContentsCase {
+    /// A history-file case again as a stored ledger: the same bytes plus `"version": 1` decide the same and set the
+    /// same aside (the ledger reader once dropped the signed string beside decoded contents, so a ledger granted what
+    /// the history refused).
+    var asLedger: UnsignedContentsCase {
+        var ledger = self
+        ledger.form = .ledger
+        ledger.name = name.replacingOccurrences(of: "history file:", with: "ledger:")
+        return ledger
+    }
 }
 
 @Suite("Unsigned contents never beat the signed string")

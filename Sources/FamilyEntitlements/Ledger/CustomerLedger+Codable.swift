@@ -18,7 +18,10 @@ extension CustomerLedger: Codable {
     /// `version` is required: a version this release does not know, written by a later one, is a
     /// `PayloadDecodingError` with code `unsupported_version`, and an unknown key is one with code `unknown_key`, so
     /// that nothing stored is silently dropped. Entries are Apple's payloads as `AppStorePayload` decodes them:
-    /// values Apple may extend keep their raw values.
+    /// values Apple may extend keep their raw values. A notification is kept as written: one that holds a signed string
+    /// beside decoded contents (the ledger never writes one) keeps both, and is read as a history file's is, so that
+    /// the same notification decides the same in either document (`History.decodeUnverifiedLedger(_:)` lets the signed
+    /// string decide, and reports the contents beside it as `unsigned_contents_ignored`).
     public init(from decoder: any Decoder) throws {
         // The version first: a later release's ledger is `unsupported_version` whatever keys it added.
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -45,7 +48,7 @@ extension CustomerLedger: Codable {
             try container.decodeIfPresent([SubscriptionStatusSnapshot].self, forKey: .subscriptionStatuses) ?? []
         replace(
             transactions: Set(transactions), renewalInfos: Set(renewalInfos),
-            notifications: Set(notifications.map(Self.stored)), subscriptionStatuses: Set(statuses))
+            notifications: Set(notifications), subscriptionStatuses: Set(statuses))
     }
 
     /// Writes the JSON form of `docs/ledger.md` as version `jsonVersion`, entries in the canonical order of

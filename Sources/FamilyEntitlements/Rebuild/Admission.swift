@@ -39,6 +39,9 @@ struct AdmittedEntries {
     /// The positions of the admitted transactions without signedDate: rule 1 settles each against the dated
     /// snapshots of its transaction.
     var undated: [Int] = []
+    /// The paths of the signed strings the history's notifications hold without their decoded contents: entries the
+    /// rebuild cannot read, since it never decodes a signed string (rule 10).
+    var undecoded: [String] = []
     /// Whether a transaction was left out because it could not be trusted (a newer snapshot left out, impossible
     /// values, a type the catalog contradicts): the customer still named a purchase, so is never `new`.
     var hasUntrustedTransactions = false
@@ -259,8 +262,8 @@ struct Admission: RebuildStage {
         for renewalInfo in history.renewalInfos {
             admit(renewalInfo, what: "renewal info", into: &admitted, log: &log)
         }
-        for notification in history.notifications {
-            admit(notification, into: &admitted, log: &log)
+        for (index, notification) in history.notifications.enumerated() {
+            admit(notification, at: index, into: &admitted, log: &log)
         }
         for snapshot in history.subscriptionStatuses {
             admit(snapshot, into: &admitted, log: &log)
@@ -388,7 +391,8 @@ struct Admission: RebuildStage {
     }
 
     private func admit(
-        _ notification: NotificationPayload, into admitted: inout AdmittedEntries, log: inout DiagnosticsLog
+        _ notification: NotificationPayload, at index: Int, into admitted: inout AdmittedEntries,
+        log: inout DiagnosticsLog
     ) {
         let type = notification.notificationType ?? NotificationType(rawValue: "")
         let mention = NotificationMention(
@@ -414,6 +418,13 @@ struct Admission: RebuildStage {
             if let transaction = data.transactionInfo { admitted.reject(transaction) }
             if let renewalInfo = data.renewalInfo { admitted.reject(renewalInfo) }
             return
+        }
+        // Rule 10: a signed string without its decoded contents was never read, so it might name any chain.
+        if data.signedTransactionInfo != nil, data.transactionInfo == nil {
+            admitted.undecoded.append("notifications[\(index)].data.signedTransactionInfo")
+        }
+        if data.signedRenewalInfo != nil, data.renewalInfo == nil {
+            admitted.undecoded.append("notifications[\(index)].data.signedRenewalInfo")
         }
         // Rule 10: a signedDate no real notification carries makes it impossible, and what it names is not trusted.
         if let problem = RuleDates.problem("signedDate", notification.signedDate) {

@@ -54,8 +54,8 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
             unknownNotificationSubtype, unknownOwnership, unknownProductType, unknownRevocationType,
             unknownRevocationReason, unknownOfferType, unknownAutoRenewStatus, familySharedConsumable,
             familySharedNonRenewing, missingDuration, appleStatusDisagrees, missingExpiresDate, unexpectedRevoke,
-            inexactPrice, undecodableSignedString, unsignedContentsIgnored, undatedEntry, invalidInstant,
-            partialHistory,
+            inexactPrice, undecodableSignedString, undecodedSignedString, unsignedContentsIgnored, undatedEntry,
+            invalidInstant, partialHistory,
         ]
 
         /// An entry of another environment than the rebuild's; it never grants.
@@ -150,6 +150,13 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
         /// the customer is inactive with reason `undetermined`.
         public static let undecodableSignedString = Code(
             rawValue: "undecodable_signed_string", severity: .error, rule: .unknownValues)
+        /// A notification of the history that holds a signed string without its decoded contents, at the string's path
+        /// (`notifications[2].data.signedTransactionInfo`): the rebuild never decodes a signed string, so the entry was
+        /// not read. It might have named any chain, so nothing grants and the customer is inactive with reason
+        /// `undetermined`, as for `undecodable_signed_string`. Verify the string and pass its payload
+        /// (`NotificationIntake`), or read the file with `History.decodeUnverified(_:as:)`.
+        public static let undecodedSignedString = Code(
+            rawValue: "undecoded_signed_string", severity: .error, rule: .unknownValues)
         /// Decoded contents of the input written beside a signed string (`PayloadDecodingWarning`'s code of that
         /// name, at its JSON path): ignored, the signed string decided.
         public static let unsignedContentsIgnored = Code(

@@ -206,7 +206,7 @@ struct Rebuild: RebuildStage {
             candidates: apartProducts.isEmpty ? [:] : candidates.candidates(of: apartProducts),
             apartProducts: apartProducts.sorted(), groups: groups,
             namesAPurchase: namesAPurchase || admitted.hasUntrustedTransactions,
-            mixedBundles: admitted.bundleSeen.mixed, cost: cost)
+            mixedBundles: admitted.bundleSeen.mixed, undecoded: admitted.undecoded, cost: cost)
     }
 
     /// The candidates of one auto-renewable subscription chain, each with its product id; `cost` counts the chain
@@ -256,7 +256,7 @@ struct Rebuild: RebuildStage {
         }
         return Summary(scope: scope).summarise(
             products, facts: productFacts, namesAPurchase: evaluation.namesAPurchase,
-            mixedBundles: evaluation.mixedBundles, log: &log)
+            mixedBundles: evaluation.mixedBundles, undecoded: evaluation.undecoded, log: &log)
     }
 }
 
@@ -280,6 +280,8 @@ struct Evaluation {
     var groups: [String: EvaluationGroup]
     let namesAPurchase: Bool
     let mixedBundles: Bool
+    /// The paths of the signed strings the history's notifications hold without decoded contents (rule 10).
+    let undecoded: [String]
     /// The work of the evaluation.
     var cost: RebuildCost
 

@@ -14,9 +14,9 @@ struct Summary: RebuildStage {
     /// whether the history named a purchase that counts towards the customer's status (an untrusted one included).
     func summarise(
         _ products: [ProductDecision], facts: [ProductFacts], namesAPurchase: Bool, mixedBundles: Bool,
-        log: inout DiagnosticsLog
+        undecoded: [String] = [], log: inout DiagnosticsLog
     ) -> EntitlementReport {
-        let unread = settingAsideUnread(products, log: &log)
+        let unread = settingAsideUnread(products, undecoded: undecoded, log: &log)
         let products = unread.products
         var entitlements: [EntitlementID: Bool]
         var decisions: [EntitlementID: EntitlementDecision]
@@ -98,18 +98,34 @@ struct Summary: RebuildStage {
         return (entitlements, decisions)
     }
 
-    /// Rule 10: every warning of reading the history as a diagnostic naming its path; where one is an entry that could
-    /// not be read (of error severity), the products that would grant are undetermined instead, since the entry does
-    /// not say which chain it names, and `any` is true.
+    /// Rule 10: every warning of reading the history as a diagnostic naming its path, and every signed string a
+    /// notification holds without its decoded contents (`undecoded`); where one is an entry that could not be read (a
+    /// warning of error severity, or an undecoded string), the products that would grant are undetermined instead,
+    /// since the entry does not say which chain it names, and `any` is true.
+    ///
+    /// A reader that decodes signed strings (`History.decodeUnverified(_:as:)`) leaves one without its contents only
+    /// where it could not decode it, and warns of it at its own path, which names the document read rather than the
+    /// history's position: where the warnings already name an entry that could not be read, the undecoded strings are
+    /// those entries, and are not reported twice.
     private func settingAsideUnread(
-        _ products: [ProductDecision], log: inout DiagnosticsLog
+        _ products: [ProductDecision], undecoded: [String], log: inout DiagnosticsLog
     ) -> (products: [ProductDecision], any: Bool) {
-        guard !scope.decodingWarnings.isEmpty else { return (products, false) }
+        guard !scope.decodingWarnings.isEmpty || !undecoded.isEmpty else { return (products, false) }
         var unread: [String] = []
         for warning in scope.decodingWarnings {
             let code = Diagnostic.Code(rawValue: warning.code.rawValue)
             log.report(code, "at \(warning.path): \(warning.message)")
             if code.severity == .error { unread.append(warning.path) }
+        }
+        if unread.isEmpty {
+            for path in undecoded {
+                log.report(
+                    .undecodedSignedString,
+                    "at \(path): a signed string without its decoded contents, which the rebuild never decodes; the "
+                        + "entry was not read (verify the string and pass its payload, or read the file with "
+                        + "History.decodeUnverified)")
+                unread.append(path)
+            }
         }
         guard !unread.isEmpty else { return (products, false) }
         unread.sort()

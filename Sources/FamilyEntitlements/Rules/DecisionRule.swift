@@ -166,7 +166,9 @@ public enum DecisionRule: Int, CaseIterable, Hashable, Sendable, Codable, Custom
             originalPurchaseDate is documented (rule 9) and never read. What reading the input noticed is a \
             diagnostic naming its JSON path: decoded contents beside a signed string are ignored \
             (unsigned_contents_ignored, a warning); a signed string that cannot be decoded \
-            (undecodable_signed_string, an error) is an entry that could not be read. It does not say which chain \
+            (undecodable_signed_string, an error) is an entry that could not be read, and so is a signed string a \
+            notification of the history holds without its decoded contents, since the rebuild never decodes one \
+            (undecoded_signed_string, an error, unless the reader already reported it). It does not say which chain \
             it names (a REVOKE, a refund or an upgrade of any of them), so while the history holds one nothing \
             grants: each product that would grant is undetermined, and the customer is inactive (undetermined), \
             never new.

@@ -38,6 +38,47 @@ extension DecisionRow {
             diagnostics: [.undecodableSignedString]),
         DecisionRow(
             rule: .unknownValues,
+            name:
+                "a REVOKE held only as a signed string, no warnings passed: the rebuild reports the string it did not "
+                + "read (undecoded_signed_string) at its path; nothing grants, undetermined",
+            source:
+                "decision table: never access on bad data, nothing silently dropped; the rebuild never decodes a "
+                + "signed string",
+            history: History(
+                transactions: [Given.subscription("1206", from: 0, to: 30, ownership: .familyShared)],
+                notifications: [unreadRevoke]), asOf: 15,
+            products: [
+                ProductExpectation(Given.monthly, .undetermined, access: false) {
+                    $0.reasons = [Reason(.unknownValues, .unreadEntries(paths: [unreadWarning.path]))]
+                }
+            ], customer: .equals(.inactive), customerReason: .equals(.undetermined),
+            diagnostics: [.undecodedSignedString]),
+        DecisionRow(
+            rule: .unknownValues,
+            name: "a signed renewal info without its decoded contents: undecoded too, though the transaction is read",
+            source: "decision table: never access on bad data; a renewal info may end billing retry or grace",
+            history: History(
+                transactions: [Given.subscription("1207", from: 0, to: 30)],
+                notifications: [
+                    NotificationPayload(
+                        notificationType: .didChangeRenewalStatus,
+                        notificationUUID: "00000000-0000-4000-8000-000000010001",
+                        version: "2.0", signedDate: Given.day(10),
+                        data: NotificationData(
+                            environment: .production, appAppleId: 6_450_000_001,
+                            bundleId: "org.familyentitlements.demo",
+                            bundleVersion: "42", signedRenewalInfo: "eyJ.eyJ.sig"))
+                ]), asOf: 15,
+            products: [
+                ProductExpectation(Given.monthly, .undetermined, access: false) {
+                    $0.reasons = [
+                        Reason(.unknownValues, .unreadEntries(paths: ["notifications[0].data.signedRenewalInfo"]))
+                    ]
+                }
+            ], customer: .equals(.inactive), customerReason: .equals(.undetermined),
+            diagnostics: [.undecodedSignedString]),
+        DecisionRow(
+            rule: .unknownValues,
             name: "an unreadable entry and nothing else: inactive (undetermined), never new",
             source: "decision table: never access on bad data",
             history: History(notifications: [unreadRevoke]), asOf: 15,
