@@ -50,6 +50,13 @@ package enum MillisecondDate {
     /// The date at a whole millisecond, rounded by `rule` (`.down` or `.up`); a date whole to within a microsecond is
     /// returned as it is. Rule 1: the rebuild decides on whole milliseconds, each date taken in the direction that
     /// never grants (ends, revocations and the instant down; Apple's values themselves are kept as they came).
+    /// Whether `whole(_:_:)` gives `date` back in either direction: a whole millisecond to within a microsecond, or an
+    /// infinity. NaN is never whole, since no date equals it.
+    package static func isWhole(_ date: Date) -> Bool {
+        let value = date.timeIntervalSince1970 * 1000
+        return abs(value - value.rounded()) < 0.001 || value.isInfinite
+    }
+
     package static func whole(_ date: Date, _ rule: FloatingPointRoundingRule) -> Date {
         let value = date.timeIntervalSince1970 * 1000
         // Within a microsecond is the representation of a whole millisecond, not a fraction of one: kept as it is, so

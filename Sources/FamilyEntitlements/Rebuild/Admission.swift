@@ -35,7 +35,7 @@ struct AdmittedEntries {
     /// The facts notifications gave: the events that end access or grace, and which notifications carried what.
     var facts = NotificationFacts()
     /// The first bundle id the history names, and whether it names another, when the catalog names none.
-    var bundleSeen: (first: String?, mixed: Bool) = (nil, false)
+    var bundleSeen = BundlesSeen()
     /// The positions of the admitted transactions without signedDate: rule 1 settles each against the dated
     /// snapshots of its transaction.
     var undated: [Int] = []
@@ -124,7 +124,8 @@ struct FirstSnapshots {
         positions = NumberedPositions(minimumCapacity: historyCount)
     }
 
-    /// Notes the admitted snapshot at `index`, read in place.
+    /// Notes the admitted snapshot at `index`, read in place: inlined into admission's loop over the history.
+    @inline(__always)
     mutating func offer(_ transaction: UnsafePointer<TransactionPayload>, at index: Int, instant: Date) {
         guard !namesOtherIds, let transactionId = transaction.pointee.transactionId else { return }
         guard let id = TransactionKey.value(of: transactionId) else {
@@ -334,24 +335,98 @@ struct Admission: RebuildStage {
 
     /// Whether a transaction may take part: of the rebuild's environment and app, complete, possible and agreeing with
     /// the catalog; reports it when not, and reports an ownership this library does not know. The one check of a
-    /// transaction: a history's transaction that has nothing to report passes it without a message being made, read
-    /// in place field by field (a copy of the payload would retain each of its strings).
+    /// transaction: `TransactionFindings` makes every check once, reading the payload in place field by field (a copy
+    /// of the payload would retain each of its strings), and only a finding is put into words, by `report`.
     private func admission(
         of transaction: UnsafePointer<TransactionPayload>, what: @autoclosure () -> String,
         _ admitted: inout AdmittedEntries, log: inout DiagnosticsLog
     ) -> Verdict {
-        guard admits(transaction.pointee.environment, what: what(), log: &log),
-            admits(bundleId: transaction.pointee.bundleId, what: what(), &admitted, log: &log),
-            isComplete(transaction, what: what(), log: &log)
-        else {
+        let findings = self.findings(of: transaction)
+        // Without a catalog bundle id, the bundle ids of the entries of this environment are noted, so that a history
+        // mixing apps is reported.
+        if catalog?.bundleId == nil, !findings.contains(.missingEnvironment), !findings.contains(.foreignEnvironment) {
+            admitted.bundleSeen.note(transaction.pointee.bundleId)
+        }
+        guard !findings.isEmpty else { return .takesPart }
+        return report(findings, of: transaction, what: what(), &admitted, log: &log)
+    }
+
+    /// Every check of a transaction, made once, reading the payload in place and making no message.
+    private func findings(of transaction: UnsafePointer<TransactionPayload>) -> TransactionFindings {
+        var found: TransactionFindings.Kind = []
+        if transaction.pointee.environment == nil {
+            found.insert(.missingEnvironment)
+        } else if transaction.pointee.environment != environment {
+            found.insert(.foreignEnvironment)
+        }
+        if let expected = catalog?.bundleId, transaction.pointee.bundleId != expected {
+            found.insert(.foreignBundle)
+        }
+        if transaction.pointee.transactionId == nil || transaction.pointee.originalTransactionId == nil
+            || transaction.pointee.productId == nil || transaction.pointee.purchaseDate == nil
+        {
+            found.insert(.incomplete)
+        }
+        let impossibility = Impossibility(of: transaction)
+        if !impossibility.isEmpty { found.insert(.impossible) }
+        // Without a catalog's product there is nothing to disagree with: no product id is hashed.
+        if !catalogProducts.isEmpty, let type = transaction.pointee.type,
+            let productId = transaction.pointee.productId,
+            let catalogType = catalogProducts[ProductID(productId)]?.type, type != catalogType
+        {
+            found.insert(.catalogTypeMismatch)
+        }
+        if let ownership = transaction.pointee.inAppOwnershipType, !ownership.isKnown {
+            found.insert(.unknownOwnership)
+        }
+        return TransactionFindings(found, impossibility: impossibility)
+    }
+
+    /// Reports what `findings` found in a transaction, in the order of the checks, and what admission makes of it:
+    /// another environment or app, or an incomplete transaction, is left out with that report alone; then impossible
+    /// values; then a type the catalog contradicts; an unknown ownership is reported and takes part.
+    private func report(
+        _ findings: TransactionFindings, of transaction: UnsafePointer<TransactionPayload>, what: String,
+        _ admitted: inout AdmittedEntries, log: inout DiagnosticsLog
+    ) -> Verdict {
+        if findings.contains(.missingEnvironment) || findings.contains(.foreignEnvironment) {
+            reportEnvironment(of: transaction.pointee.environment, what: what, log: &log)
             return .leftOut
         }
-        guard isPossible(transaction, what: what(), &admitted, log: &log) else { return .impossible }
-        guard agreesWithCatalog(transaction, what: what(), &admitted, log: &log) else { return .leftOut }
-        if let ownership = transaction.pointee.inAppOwnershipType, !ownership.isKnown {
+        if findings.contains(.foreignBundle) {
+            reportForeignBundle(transaction.pointee.bundleId, what: what, log: &log)
+            return .leftOut
+        }
+        if findings.contains(.incomplete) {
+            let missing = [
+                transaction.pointee.transactionId == nil ? "transactionId" : nil,
+                transaction.pointee.originalTransactionId == nil ? "originalTransactionId" : nil,
+                transaction.pointee.productId == nil ? "productId" : nil,
+                transaction.pointee.purchaseDate == nil ? "purchaseDate" : nil,
+            ].compactMap { $0 }
+            log.report(.incompleteTransaction, "\(what) has no \(missing.joined(separator: ", ")); it grants nothing")
+            return .leftOut
+        }
+        if !findings.impossibility.isEmpty {
+            reportImpossible(findings.impossibility.described(transaction), what: what, log: &log)
+            admitted.hasUntrustedTransactions = true
+            return .impossible
+        }
+        if findings.contains(.catalogTypeMismatch), let type = transaction.pointee.type,
+            let productId = transaction.pointee.productId,
+            let catalogType = catalogProducts[ProductID(productId)]?.type
+        {
+            log.report(
+                .catalogTypeMismatch,
+                "\(what) is of type \(type.rawValue), but the catalog says \(productId) is \(catalogType.rawValue); "
+                    + "one of them is wrong, so it grants nothing")
+            admitted.hasUntrustedTransactions = true
+            return .leftOut
+        }
+        if findings.contains(.unknownOwnership), let ownership = transaction.pointee.inAppOwnershipType {
             log.report(
                 .unknownOwnership,
-                "\(what()) has inAppOwnershipType \"\(ownership.rawValue)\", which this library does not know; it "
+                "\(what) has inAppOwnershipType \"\(ownership.rawValue)\", which this library does not know; it "
                     + "counts where its fields allow, without the right to manage the subscription")
         }
         return .takesPart
@@ -581,20 +656,23 @@ struct Admission: RebuildStage {
     private func admits(
         _ entryEnvironment: Environment?, what: @autoclosure () -> String, log: inout DiagnosticsLog
     ) -> Bool {
+        guard entryEnvironment != environment else { return true }
+        reportEnvironment(of: entryEnvironment, what: what(), log: &log)
+        return false
+    }
+
+    /// Reports an entry without an environment, or of another environment than the rebuild's.
+    private func reportEnvironment(of entryEnvironment: Environment?, what: String, log: inout DiagnosticsLog) {
         guard let entryEnvironment else {
-            log.report(.missingEnvironment, "\(what()) has no environment; it grants nothing")
-            return false
+            log.report(.missingEnvironment, "\(what) has no environment; it grants nothing")
+            return
         }
-        guard entryEnvironment == environment else {
-            let message =
-                environment == .production && entryEnvironment == .sandbox
-                ? "\(what()) is from Sandbox in a Production history: an attack or a bug, not a purchase; it grants "
-                    + "nothing"
-                : "\(what()) is from \(entryEnvironment.rawValue), not \(environment.rawValue); it grants nothing"
-            log.report(.foreignEnvironment, message)
-            return false
-        }
-        return true
+        let message =
+            environment == .production && entryEnvironment == .sandbox
+            ? "\(what) is from Sandbox in a Production history: an attack or a bug, not a purchase; it grants "
+                + "nothing"
+            : "\(what) is from \(entryEnvironment.rawValue), not \(environment.rawValue); it grants nothing"
+        log.report(.foreignEnvironment, message)
     }
 
     private func admits(_ entryEnvironment: Environment?) -> Bool {
@@ -613,36 +691,21 @@ struct Admission: RebuildStage {
         bundleId: String?, what: @autoclosure () -> String, _ admitted: inout AdmittedEntries,
         log: inout DiagnosticsLog
     ) -> Bool {
-        guard let expected = catalog?.bundleId else {
-            if let bundleId {
-                if admitted.bundleSeen.first == nil {
-                    admitted.bundleSeen.first = bundleId
-                } else if admitted.bundleSeen.first != bundleId {
-                    admitted.bundleSeen.mixed = true
-                }
-            }
+        guard catalog?.bundleId != nil else {
+            admitted.bundleSeen.note(bundleId)
             return true
         }
-        guard bundleId != expected else { return true }
-        log.report(
-            .foreignBundle,
-            "\(what()) is of bundle id \(bundleId.map { "\"\($0)\"" } ?? "(none)"), not the catalog's \"\(expected)\"; it "
-                + "grants nothing")
+        guard !isOfTheApp(bundleId) else { return true }
+        reportForeignBundle(bundleId, what: what(), log: &log)
         return false
     }
 
-    /// Whether a transaction carries only values a real payload can; reports the impossible ones when not.
-    private func isPossible(
-        _ transaction: UnsafePointer<TransactionPayload>, what: @autoclosure () -> String,
-        _ admitted: inout AdmittedEntries, log: inout DiagnosticsLog
-    ) -> Bool {
-        let impossible = Self.impossibleValues(of: transaction)
-        guard impossible.isEmpty else {
-            reportImpossible(impossible, what: what(), log: &log)
-            admitted.hasUntrustedTransactions = true
-            return false
-        }
-        return true
+    /// Reports an entry of another bundle id than the catalog's.
+    private func reportForeignBundle(_ bundleId: String?, what: String, log: inout DiagnosticsLog) {
+        log.report(
+            .foreignBundle,
+            "\(what) is of bundle id \(bundleId.map { "\"\($0)\"" } ?? "(none)"), not the catalog's "
+                + "\"\(catalog?.bundleId ?? "")\"; it grants nothing")
     }
 
     /// The values of a transaction that no real payload carries, in the words of a diagnostic (rule 10): dates a
@@ -660,49 +723,63 @@ struct Admission: RebuildStage {
             .impossibleValue,
             "\(what) has \(values.joined(separator: ", ")), which no real payload carries; it grants nothing")
     }
+}
 
-    /// Whether a transaction's own type agrees with the catalog's type for its product; reports it when not.
-    private func agreesWithCatalog(
-        _ transaction: UnsafePointer<TransactionPayload>, what: @autoclosure () -> String,
-        _ admitted: inout AdmittedEntries, log: inout DiagnosticsLog
-    ) -> Bool {
-        // Without a catalog's product there is nothing to disagree with: no product id is hashed.
-        guard !catalogProducts.isEmpty, let type = transaction.pointee.type,
-            let productId = transaction.pointee.productId,
-            let catalogType = catalogProducts[ProductID(productId)]?.type, type != catalogType
-        else { return true }
-        log.report(
-            .catalogTypeMismatch,
-            "\(what()) is of type \(type.rawValue), but the catalog says \(productId) is \(catalogType.rawValue); "
-                + "one of them is wrong, so it grants nothing")
-        admitted.hasUntrustedTransactions = true
-        return false
+/// What admission finds in a transaction (rules 5 and 10): each check made once, reading the payload in place and
+/// making no message, so that the common case, a transaction with nothing to report, costs a few comparisons. Empty
+/// where the transaction takes part with nothing to report; `Admission.report` puts a finding into words.
+struct TransactionFindings {
+    struct Kind: OptionSet {
+        let rawValue: UInt8
+
+        static let missingEnvironment = Kind(rawValue: 1 << 0)
+        static let foreignEnvironment = Kind(rawValue: 1 << 1)
+        /// Of another bundle id than the catalog's.
+        static let foreignBundle = Kind(rawValue: 1 << 2)
+        /// Without transactionId, originalTransactionId, productId or purchaseDate.
+        static let incomplete = Kind(rawValue: 1 << 3)
+        /// With values no real payload carries, which `impossibility` names.
+        static let impossible = Kind(rawValue: 1 << 4)
+        /// Of a type the catalog's product contradicts.
+        static let catalogTypeMismatch = Kind(rawValue: 1 << 5)
+        /// Of an inAppOwnershipType this library does not know: reported, and still takes part.
+        static let unknownOwnership = Kind(rawValue: 1 << 6)
     }
 
-    private func isComplete(
-        _ transaction: UnsafePointer<TransactionPayload>, what: @autoclosure () -> String, log: inout DiagnosticsLog
-    ) -> Bool {
-        if transaction.pointee.transactionId != nil, transaction.pointee.originalTransactionId != nil,
-            transaction.pointee.productId != nil, transaction.pointee.purchaseDate != nil
-        {
-            return true
+    /// What was found.
+    let kinds: Kind
+    /// The impossible values found (rule 10), where `kinds` holds `impossible`.
+    let impossibility: Impossibility
+
+    var isEmpty: Bool { kinds.isEmpty }
+
+    func contains(_ kind: Kind) -> Bool { kinds.contains(kind) }
+
+    init(_ kinds: Kind, impossibility: Impossibility) {
+        (self.kinds, self.impossibility) = (kinds, impossibility)
+    }
+}
+
+/// The bundle ids an entry named, where the catalog names none: the first, and whether another was named.
+struct BundlesSeen {
+    private(set) var first: String?
+    private(set) var mixed = false
+
+    mutating func note(_ bundleId: String?) {
+        guard let bundleId else { return }
+        if first == nil {
+            first = bundleId
+        } else if first != bundleId {
+            mixed = true
         }
-        let missing = [
-            transaction.pointee.transactionId == nil ? "transactionId" : nil,
-            transaction.pointee.originalTransactionId == nil ? "originalTransactionId" : nil,
-            transaction.pointee.productId == nil ? "productId" : nil,
-            transaction.pointee.purchaseDate == nil ? "purchaseDate" : nil,
-        ].compactMap { $0 }
-        log.report(.incompleteTransaction, "\(what()) has no \(missing.joined(separator: ", ")); it grants nothing")
-        return false
     }
 }
 
 extension TransactionPayload {
     /// Whether expiresDate or revocationDate holds a fraction of a millisecond, as Xcode signs them; read in place.
     static func hasFractionalEnds(_ transaction: UnsafePointer<TransactionPayload>) -> Bool {
-        transaction.pointee.expiresDate.map { MillisecondDate.whole($0, .down) != $0 } == true
-            || transaction.pointee.revocationDate.map { MillisecondDate.whole($0, .down) != $0 } == true
+        transaction.pointee.expiresDate.map { !MillisecondDate.isWhole($0) } == true
+            || transaction.pointee.revocationDate.map { !MillisecondDate.isWhole($0) } == true
     }
 
     /// Rule 7: a snapshot that says it is revoked (a revocationReason or a revocationType) without a revocationDate

@@ -25,8 +25,9 @@ enum RuleDates {
         return seconds >= openingSeconds && seconds <= latestSeconds
     }
 
-    private static let openingSeconds = opening.timeIntervalSince1970
-    private static let latestSeconds = latest.timeIntervalSince1970
+    /// `opening` and `latest` in seconds since 1970, written as literals so that a comparison reads a constant.
+    private static let openingSeconds: Double = 1_215_648_000
+    private static let latestSeconds: Double = 253_402_300_799.999
 
     /// Why the field `name` cannot hold `date`, in the words of a diagnostic; nil where a rule may read it or it is
     /// absent.

@@ -41,6 +41,8 @@ struct SubscriptionChains: RebuildStage {
     }
 
     /// When a transaction of a chain stops granting: its expiry, its replacement by another product, or revocation.
+    /// Inlined into the chain's one loop over its entries, as it was before revocations took the end into account.
+    @inline(__always)
     private func accessEnd(of index: Int, in context: ChainContext) -> Date? {
         let entry = context.chain.entries[index]
         guard var end = entry.expiresDate else { return nil }
@@ -60,6 +62,7 @@ struct SubscriptionChains: RebuildStage {
     }
 
     /// When another product replaced this transaction before it expired (an upgrade or crossgrade), if it did.
+    @inline(__always)
     private func replacementDate(of index: Int, in context: ChainContext) -> Date? {
         let entries = context.chain.entries
         if let next = context.nextOtherProduct[index], let expires = entries[index].expiresDate,

@@ -243,7 +243,8 @@ package struct Staleness: RebuildStage {
             if up != down, up > instant { body(up, reach()) }
         }
 
-        /// The boundaries of a transaction, read in place.
+        /// The boundaries of a transaction, read in place: inlined into admission's loop over the history.
+        @inline(__always)
         func add(_ transaction: UnsafePointer<TransactionPayload>, _ body: (Date, Reach) -> Void) {
             func group() -> String? { transaction.pointee.originalTransactionId }
             add(transaction.pointee.purchaseDate, .admission, body)
