@@ -106,7 +106,7 @@ enum DecisionDigest {
 struct MutationDifferentialTests {
     static let output = ProcessInfo.processInfo.environment["MUTATION_DIFFERENTIAL_OUT"]
 
-    @Test("the histories number over a thousand, of every kind, and every facet is decided", .serialized)
+    @Test("the histories number over a thousand, of every kind, and every facet is decided")
     func historiesAreManyAndVaried() {
         let cases = DecisionDigest.cases
         #expect(cases.count >= 1_000)

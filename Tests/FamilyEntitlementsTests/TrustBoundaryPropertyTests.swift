@@ -159,7 +159,52 @@ struct TrustBoundaryPropertyTests {
         }
     }
 
-    /// The same entries in any order give the same report, and the report and a ledger of them read back as written.
+    /// Absorbed into a ledger, the same entries change nothing when absorbed again, every change prints, and the
+    /// ledger reads back as written: an entry the ledger could not write is refused, never held.
+    @Test func ledgerRepeatsNothingAndReadsBack() throws {
+        for seed in Self.seeds {
+            let generated = Self.generate(seed: seed)
+            var ledger = CustomerLedger()
+            let changes = ledger.absorb(generated.history)
+            #expect(changes.count == generated.history.count, "seed \(seed)")
+            #expect(changes.allSatisfy { !$0.description.isEmpty }, "seed \(seed)")
+            var again = ledger
+            let repeated = again.absorb(generated.history)
+            #expect(again == ledger, "seed \(seed)")
+            #expect(repeated.allSatisfy { !$0.changedLedger }, "seed \(seed): \(repeated)")
+            #expect(try CustomerLedger(jsonData: ledger.jsonData()) == ledger, "seed \(seed)")
+        }
+    }
+
+    /// The longest catalog durations a purchase can carry: an end on the last day of 9999 is written and read back in
+    /// the report, and one a millisecond or more past it grants nothing (undetermined), and is never written.
+    @Test func longestDurationsReadBack() throws {
+        let pass = Given.oneTime("1508", Given.pass, type: .nonRenewing, on: 0)
+        // Day 0 is 2026-01-01: 7,973 years end on 9999-01-01 (day 2,912,078), and 364 days more on 9999-12-31 (day
+        // 2,912,442), the last day a reader accepts. Nil: the end would lie after 9999.
+        let durations: [(ISO8601Duration, endsOnDay: Double?)] = [
+            (ISO8601Duration(years: 7_973), 2_912_078),
+            (ISO8601Duration(years: 7_973, months: 11, days: 30), 2_912_442),
+            (ISO8601Duration(years: 7_973, days: 364), 2_912_442), (ISO8601Duration(years: 7_973, days: 365), nil),
+            (ISO8601Duration(years: 7_974), nil), (ISO8601Duration(years: 9_999), nil),
+        ]
+        for (duration, endsOnDay) in durations {
+            let catalog = ProductCatalog(products: [
+                ProductID(Given.pass): ProductCatalog.Product(
+                    entitlements: ["pass"], type: .nonRenewing, duration: duration)
+            ])
+            for day in [1.0, 400, 2_912_400] {
+                let report = rebuildEntitlements(
+                    history: History(transactions: [pass]), asOf: Given.day(day), catalog: catalog)
+                let name = "\(duration) at day \(day)"
+                #expect(report.hasAccess(to: "pass") == (endsOnDay.map { day < $0 } ?? false), "\(name)")
+                if endsOnDay == nil { #expect(report.products.first?.state == .undetermined, "\(name)") }
+                #expect(try EntitlementReport(jsonData: report.jsonData()) == report, "\(name)")
+            }
+        }
+    }
+
+    /// The same entries in any order give the same report, and the report reads back as written.
     @Test func orderFreeAndReadBack() throws {
         for seed in Self.seeds {
             let generated = Self.generate(seed: seed)
