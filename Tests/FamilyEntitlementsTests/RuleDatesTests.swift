@@ -20,6 +20,18 @@ struct RuleDatesTests {
         #expect(RuleDates.contains(MillisecondDate.date(milliseconds: MillisecondDate.latest - 1)))
     }
 
+    @Test("a diagnostic says which way a date leaves the range, and nothing of a date a rule may read")
+    func problemWords() throws {
+        let past = MillisecondDate.date(milliseconds: MillisecondDate.latest + 1)
+        let seconds = Date(timeIntervalSince1970: 1_767_225_600 / 1000)
+        #expect(try #require(RuleDates.problem("expiresDate", past)).hasSuffix("after the year 9999"))
+        #expect(try #require(RuleDates.problem("signedDate", seconds)).hasSuffix("before the App Store opened"))
+        let nan = try #require(RuleDates.problem("purchaseDate", Date(timeIntervalSince1970: .nan)))
+        #expect(nan.hasPrefix("purchaseDate ") && nan.hasSuffix("not a date"), "\(nan)")
+        #expect(RuleDates.problem("purchaseDate", RuleDates.latest) == nil)
+        #expect(RuleDates.problem("purchaseDate", nil) == nil)
+    }
+
     @Test("NaN and the infinities are never in the range")
     func notFinite() {
         for seconds in [Double.nan, .infinity, -.infinity, -Double.nan] {

@@ -68,6 +68,22 @@ extension DecisionRow {
                 ], customer: .equals(.inactive), customerReason: .equals(.refunded)),
             DecisionRow(
                 rule: .oneTimePurchases,
+                name: "non-consumable refunded at a fraction of a millisecond, nothing else fractional: revoked from "
+                    + "that whole millisecond, taken down",
+                source: "decision table rule 1: ends and revocations are decided at whole milliseconds, taken down",
+                history: History(transactions: [
+                    Given.oneTime("4002", Given.lifetime, type: .nonConsumable, on: 0, signed: 5) {
+                        $0.revocationDate = Given.day(5).addingTimeInterval(0.0004)
+                        $0.revocationReason = .appIssue
+                    }
+                ]), asOf: 5,
+                products: [
+                    ProductExpectation(Given.lifetime, .revoked, access: false) {
+                        $0.revocationCause = .equals(.refund)
+                    }
+                ], customer: .equals(.inactive), customerReason: .equals(.refunded)),
+            DecisionRow(
+                rule: .oneTimePurchases,
                 name: "non-renewing subscription: access for the catalog's duration from purchaseDate",
                 source: "apple-facts 9: the app decides how long it lasts",
                 history: History(transactions: [Given.oneTime("4101", Given.pass, type: .nonRenewing, on: 0)]),

@@ -486,6 +486,21 @@ extension DecisionRow {
                 customer: .equals(.active), diagnostics: [.impossibleValue]),
             DecisionRow(
                 rule: .snapshots,
+                name: "two renewals left out, the first older and the second newer than the chain's newest: the "
+                    + "renewal info speaks for the newer one, so no grace for the chain's newest",
+                source: "apple-facts 7: the renewal info describes the chain's newest transaction",
+                history: History(
+                    transactions: [
+                        lapsed,
+                        Given.subscription("2402", original: "2401", from: 15, to: 45) { $0.quantity = 0 },
+                        Given.subscription("2403", original: "2401", from: 30, to: 60),
+                        Given.subscription("2404", original: "2401", from: 40, to: 70) { $0.quantity = 0 },
+                    ],
+                    renewalInfos: [graceAfterRenewal]), asOf: 65,
+                products: [ProductExpectation(Given.monthly, .expired, access: false)],
+                customer: .equals(.inactive), diagnostics: [.impossibleValue]),
+            DecisionRow(
+                rule: .snapshots,
                 name: "the newest renewal untrusted, its left-out snapshot dated later: no grace for the older one",
                 source: "apple-facts 7: the renewal info describes the chain's newest transaction",
                 history: History(
