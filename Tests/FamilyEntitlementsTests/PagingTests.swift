@@ -212,7 +212,7 @@ struct PagingTests {
     func aServerThatLoopsStopsWithAnError(_ row: LoopCase) async throws {
         let server = ScriptedServer(row.answers)
         do throws(PagingError<TransactionHistoryResponse>) {
-            let pages = try await allTransactionHistoryPages(from: row.start) { try await server.page($0) }
+            let pages = try await allTransactionHistoryPages(from: row.start) { await server.page($0) }
             #expect(row.code == nil)
             #expect(pages.count == row.pages)
         } catch {
@@ -222,7 +222,7 @@ struct PagingTests {
             // Resuming a broken contract asks nothing more: it would loop again.
             let asked = await server.asked.count
             await #expect(throws: error) {
-                try await allTransactionHistoryPages(resuming: error) { try await server.page($0) }
+                try await allTransactionHistoryPages(resuming: error) { await server.page($0) }
             }
             #expect(await server.asked.count == asked)
         }

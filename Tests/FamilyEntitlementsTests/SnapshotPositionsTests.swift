@@ -46,7 +46,7 @@ struct SnapshotPositionsTests {
             for (key, position) in reference { #expect(positions[key] == position) }
             // A flag is held where a key holds that position, and not beyond the positions ever held, which the
             // flags asked for reach past.
-            var copy = reference
+            let copy = reference
             let flags = positions.takeFlags(count: positionCount + 10)
             #expect(flags == copy.takeFlags(count: positionCount + 10))
             #expect(flags.filter { $0 }.count == reference.count)
