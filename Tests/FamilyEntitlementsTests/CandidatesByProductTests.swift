@@ -26,7 +26,7 @@ struct CandidatesByProductTests {
     }
 
     static func candidate(at index: Int) -> Candidate {
-        Candidate(index: index, state: .active, expiresDate: nil, willRenew: nil, revocation: nil, reasons: [])
+        Candidate(index: index, state: .active, expires: nil, willRenew: nil, revocation: nil, reasons: [])
     }
 
     @Test(

@@ -28,7 +28,11 @@ extension CustomerLedger {
     /// anything that is left out or reported (a left-out snapshot makes older ones untrusted, and every diagnostic
     /// stays), and every notification whose event the rebuild reads or that states when billing failed or auto-renew
     /// was turned off. A compaction that keeps too much is safe; one that drops too much changes access.
+    ///
+    /// At an instant no rebuild decides at (not finite, or outside the years 1 to 9999) nothing is dropped.
     public func compacted(asOf instant: Date) -> CustomerLedger {
+        // The instant as a rebuild takes it, through the one door to the rules' dates (rule 1 and rule 10).
+        guard let instant = RuleInstant(instant: MillisecondDate.whole(instant, .down)) else { return self }
         var compaction = Compaction(ledger: self, instant: instant)
         return compaction.run()
     }
@@ -37,12 +41,12 @@ extension CustomerLedger {
 /// One run of `CustomerLedger.compacted(asOf:)`.
 private struct Compaction {
     let ledger: CustomerLedger
-    let instant: Date
+    let instant: RuleInstant
     private var cleanTransactions: [TransactionPayload: Bool] = [:]
     private var cleanRenewalInfos: [RenewalInfoPayload: Bool] = [:]
     private var cleanNotifications: [NotificationPayload: Bool] = [:]
 
-    init(ledger: CustomerLedger, instant: Date) {
+    init(ledger: CustomerLedger, instant: RuleInstant) {
         self.ledger = ledger
         self.instant = instant
     }
@@ -120,10 +124,11 @@ private struct Compaction {
 
     mutating func run() -> CustomerLedger {
         // The newest signedDate, by `instant`, of a snapshot that stands for each class without any diagnostic.
-        var newestTransaction: [TransactionClass: Date] = [:]
-        var newestRenewalInfo: [RenewalInfoClass: Date] = [:]
-        func offer<Key: Hashable>(_ key: Key, _ signed: Date?, to newest: inout [Key: Date]) {
-            guard let signed, signed <= instant else { return }
+        // Every date compared is read through `RuleInstant`: a clean entry's dates all are rules' dates.
+        var newestTransaction: [TransactionClass: RuleInstant] = [:]
+        var newestRenewalInfo: [RenewalInfoClass: RuleInstant] = [:]
+        func offer<Key: Hashable>(_ key: Key, _ signed: Date?, to newest: inout [Key: RuleInstant]) {
+            guard let signed = signed.ruleInstant, signed <= instant else { return }
             newest[key] = max(newest[key] ?? signed, signed)
         }
         for transaction in ledger.transactions where isClean(transaction) {
@@ -147,13 +152,13 @@ private struct Compaction {
             }
         }
         func superseded(_ transaction: TransactionPayload, gate: Gate) -> Bool {
-            guard let signed = transaction.signedDate,
+            guard let signed = transaction.signedDate.ruleInstant,
                 let newest = newestTransaction[TransactionClass(transaction, gate: gate)]
             else { return false }
             return signed < newest
         }
         func superseded(_ renewalInfo: RenewalInfoPayload, gate: Gate) -> Bool {
-            guard let signed = renewalInfo.signedDate,
+            guard let signed = renewalInfo.signedDate.ruleInstant,
                 let newest = newestRenewalInfo[RenewalInfoClass(renewalInfo, gate: gate)]
             else { return false }
             return signed < newest
@@ -193,14 +198,15 @@ private struct Compaction {
     /// it, the newest by it (every one of them, where several share the millisecond) and those without status or
     /// signedDate stay.
     private func compactedStatuses() -> Set<SubscriptionStatusSnapshot> {
-        var newest: [StatusClass: Date] = [:]
+        // A status whose signedDate no rule reads is skipped by the rebuild: it stays, and supersedes none.
+        var newest: [StatusClass: RuleInstant] = [:]
         for snapshot in ledger.subscriptionStatuses where snapshot.status != nil {
-            guard let signed = snapshot.signedDate, signed <= instant else { continue }
+            guard let signed = snapshot.signedDate.ruleInstant, signed <= instant else { continue }
             let key = StatusClass(snapshot)
             newest[key] = max(newest[key] ?? signed, signed)
         }
         return ledger.subscriptionStatuses.filter { snapshot in
-            guard snapshot.status != nil, let signed = snapshot.signedDate,
+            guard snapshot.status != nil, let signed = snapshot.signedDate.ruleInstant,
                 let latest = newest[StatusClass(snapshot)]
             else { return true }
             return signed >= latest
@@ -210,7 +216,7 @@ private struct Compaction {
     /// Whether a notification only carries snapshots, and may go once they are kept elsewhere or superseded.
     private mutating func isDroppable(_ notification: NotificationPayload) -> Bool {
         guard let type = notification.notificationType, type.isKnown, !Self.eventTypes.contains(type),
-            notification.subtype?.isKnown ?? true, let signed = notification.signedDate, signed <= instant,
+            notification.subtype?.isKnown ?? true, let signed = notification.signedDate.ruleInstant, signed <= instant,
             let data = notification.data, data.transactionInfo != nil || data.renewalInfo != nil,
             // Apple's status of the chain is compared while it is the latest word on it: more than a snapshot.
             data.status == nil
@@ -263,9 +269,10 @@ private struct Compaction {
     /// any of the entry's own dates after it.
     private func isQuiet(_ history: History, environment: Environment?, dates: [Date?]) -> Bool {
         guard let environment else { return false }
-        let instants = [instant] + dates.compactMap { $0 }.filter { $0 > instant }
+        // A date no rule reads makes its entry impossible, which the rebuild at the instant reports.
+        let instants = [instant] + dates.compactMap { $0.ruleInstant }.filter { $0 > instant }
         return instants.allSatisfy {
-            rebuildEntitlements(history: history, asOf: $0, environment: environment).diagnostics.isEmpty
+            rebuildEntitlements(history: history, asOf: $0.date, environment: environment).diagnostics.isEmpty
         }
     }
 }

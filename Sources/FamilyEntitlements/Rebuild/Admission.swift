@@ -7,11 +7,13 @@
 /// The entries that may take part in the decision.
 ///
 /// `transactions` starts as the history's own array, which is not copied unless notifications add to it; the
-/// positions of those left out are in `excluded`.
+/// positions of those left out are in `excluded`. `dates` holds, position by position, the dates a rule may read of
+/// each admitted transaction (none for one left out): a rule reads a transaction's dates there, never in its payload.
 struct AdmittedEntries {
     var transactions: [TransactionPayload]
+    var dates: [TransactionDates] = []
     /// The instant of evaluation: purchases after it are not noted as hidden.
-    let instant: Date
+    let instant: RuleInstant
     var excluded: Set<Int> = []
     /// The boundaries of the history's transactions after the instant, where admission was asked to collect them.
     var transactionBoundaries: [(date: Date, reach: Staleness.Reach)]?
@@ -23,15 +25,15 @@ struct AdmittedEntries {
     var chainRecords: [ChainRecord] = []
     var products = ProductNumbers()
     var chains = ChainNumbers()
-    var renewalInfos: [RenewalInfoPayload] = []
+    var renewalInfos: [AdmittedRenewalInfo] = []
     /// The newest signedDate of the snapshots left out, by transaction id: they may carry a refund.
-    var rejected: [String: Date] = [:]
+    var rejected: [String: RuleInstant] = [:]
     /// The newest signedDate of the renewal infos left out, by original transaction id: they may end billing retry.
-    var rejectedRenewalInfos: [String: Date] = [:]
+    var rejectedRenewalInfos: [String: RuleInstant] = [:]
     /// The latest purchaseDate of the transactions left out, not trusted, or not read as auto-renewable, by original
     /// transaction id: a chain's renewal info may describe one of them rather than the newest transaction of the
     /// chain that takes part.
-    var hiddenPurchases: [String: Date] = [:]
+    var hiddenPurchases: [String: RuleInstant] = [:]
     /// The facts notifications gave: the events that end access or grace, and which notifications carried what.
     var facts = NotificationFacts()
     /// The first bundle id the history names, and whether it names another, when the catalog names none.
@@ -126,7 +128,9 @@ struct FirstSnapshots {
 
     /// Notes the admitted snapshot at `index`, read in place: inlined into admission's loop over the history.
     @inline(__always)
-    mutating func offer(_ transaction: UnsafePointer<TransactionPayload>, at index: Int, instant: Date) {
+    mutating func offer(
+        _ transaction: UnsafePointer<TransactionPayload>, at index: Int, signed: RuleInstant?, instant: RuleInstant
+    ) {
         guard !namesOtherIds, let transactionId = transaction.pointee.transactionId else { return }
         guard let id = TransactionKey.value(of: transactionId) else {
             namesOtherIds = true
@@ -135,7 +139,7 @@ struct FirstSnapshots {
         // One lookup for an id seen first, as most are.
         if positions.insert(index, forKey: id) != nil {
             others.append(index)
-        } else if let signed = transaction.pointee.signedDate, signed > instant {
+        } else if let signed, signed > instant {
             signedAfterInstant.append(index)
         }
     }
@@ -159,10 +163,10 @@ extension AdmittedEntries {
 
     /// Where a snapshot left out stands among the snapshots kept: at its signedDate where a rule could read it, the
     /// oldest where it has none, and after every one where its date or its values are impossible.
-    private static func placement(of signed: Date?, untrusted: Bool) -> Date {
+    private static func placement(of signed: Date?, untrusted: Bool) -> RuleInstant {
         guard !untrusted else { return .distantFuture }
         guard let signed else { return .distantPast }
-        return RuleDates.contains(signed) ? signed : .distantFuture
+        return RuleInstant(signed) ?? .distantFuture
     }
 
     /// Notes that the snapshot of `transaction` said it was revoked without a revocationDate, which admission gave it
@@ -176,25 +180,29 @@ extension AdmittedEntries {
 
     /// Notes the purchase of a transaction that takes no part, so that its chain's renewal info is not read as
     /// describing an older transaction.
+    /// Notes the purchase of a transaction left out, read from its payload: a purchase a rule cannot read (rule 10)
+    /// was never made, and hides nothing.
     mutating func hide(_ transaction: borrowing TransactionPayload) {
-        guard let originalId = transaction.originalTransactionId, let purchase = transaction.purchaseDate else {
-            return
-        }
+        hide(transaction, purchased: transaction.purchaseDate.ruleInstant)
+    }
+
+    /// Notes the purchase of a transaction that was admitted, whose purchase admission read, and takes no part.
+    mutating func hide(_ transaction: borrowing TransactionPayload, purchased purchase: RuleInstant?) {
+        guard let originalId = transaction.originalTransactionId, let purchase else { return }
         hide(originalId, purchasedAt: purchase)
     }
 
-    mutating func hide(_ originalId: String, purchasedAt purchase: Date) {
-        // A purchase a rule cannot read (rule 10) was never made: it hides nothing.
-        guard RuleDates.contains(purchase), purchase <= instant else { return }
+    mutating func hide(_ originalId: String, purchasedAt purchase: RuleInstant) {
+        guard purchase <= instant else { return }
         Self.noteHidden(purchase, of: originalId, in: &hiddenPurchases)
     }
 
     /// Keeps the latest hidden purchase of each original transaction id, in one lookup: the slot is updated in place.
-    static func noteHidden(_ purchase: Date, of originalId: String, in hidden: inout [String: Date]) {
+    static func noteHidden(_ purchase: RuleInstant, of originalId: String, in hidden: inout [String: RuleInstant]) {
         keepLatest(purchase, in: &hidden[originalId, default: purchase])
     }
 
-    private static func keepLatest(_ date: Date, in slot: inout Date) {
+    private static func keepLatest(_ date: RuleInstant, in slot: inout RuleInstant) {
         if slot < date { slot = date }
     }
 
@@ -222,31 +230,40 @@ struct Admission: RebuildStage {
         var collected: [(date: Date, reach: Staleness.Reach)] = []
         var fractional: [Int] = []
         var first = FirstSnapshots(historyCount: history.transactions.count)
-        var impliedRevocations: [(index: Int, date: Date)] = []
+        var impliedRevocations: [(index: Int, date: RuleInstant)] = []
         // Read in place: copying each payload out of the array would retain every one of its strings. The entries are
         // made inside the closure and returned from it, so that they are moved out rather than copied.
         var admitted = history.transactions.withUnsafeBufferPointer { buffer in
             var admitted = AdmittedEntries(transactions: history.transactions, instant: instant)
             guard let transactions = buffer.baseAddress else { return admitted }
+            admitted.dates.reserveCapacity(buffer.count + history.notifications.count)
             for index in buffer.indices {
                 let transaction = transactions + index
+                // Every entry's dates, admitted or not: one left out may still decide at a later instant (rule 1).
                 boundaries?.add(transaction) { collected.append(($0, $1)) }
-                let isFractional = TransactionPayload.hasFractionalEnds(transaction)
-                if isFractional { fractional.append(index) }
                 let verdict = admission(
                     of: transaction, what: "transaction \(transaction.pointee.id)", &admitted, log: &log)
-                if verdict == .takesPart {
-                    first.offer(transaction, at: index, instant: instant)
-                    if transaction.pointee.signedDate == nil { admitted.undated.append(index) }
-                    let implied = TransactionPayload.impliedRevocationDate(transaction)
-                    if let implied { impliedRevocations.append((index, implied)) }
-                    noteChained(
-                        transaction, at: index, takingEndsDown: isFractional, revokedAt: implied, in: &admitted,
-                        reserving: buffer.count - index + history.notifications.count)
-                } else {
+                guard case .takesPart(var dates) = verdict else {
+                    admitted.dates.append(TransactionDates())
                     admitted.excluded.insert(index)
-                    admitted.reject(transaction.pointee, untrusted: verdict == .impossible)
+                    admitted.reject(transaction.pointee, untrusted: verdict.isImpossible)
+                    continue
                 }
+                let isFractional = dates.hasFractionalEnds
+                if isFractional {
+                    fractional.append(index)
+                    dates.takeEndsDown()
+                }
+                first.offer(transaction, at: index, signed: dates.signed, instant: instant)
+                if dates.signed == nil { admitted.undated.append(index) }
+                if let implied = dates.impliedRevocation(saysRevoked: transaction.pointee.saysRevoked) {
+                    impliedRevocations.append((index, implied))
+                    dates.revocation = implied
+                }
+                admitted.dates.append(dates)
+                noteChained(
+                    transaction, at: index, dates: dates, in: &admitted,
+                    reserving: buffer.count - index + history.notifications.count)
             }
             return admitted
         }
@@ -257,7 +274,7 @@ struct Admission: RebuildStage {
         // Rule 1: ends and revocations are decided at whole milliseconds, taken down; the history keeps them as sent.
         for index in fractional { admitted.transactions[index].takeEndsDown() }
         for (index, date) in impliedRevocations {
-            admitted.transactions[index].revocationDate = date
+            admitted.transactions[index].revocationDate = date.date
             admitted.noteImpliedRevocation(of: admitted.transactions[index])
         }
         for renewalInfo in history.renewalInfos {
@@ -290,21 +307,22 @@ struct Admission: RebuildStage {
             log.report(.undatedEntry, "\(name) has no signedDate, so it cannot be compared with the rebuild; skipped")
             return
         }
-        if let problem = RuleDates.problem("signedDate", date) {
-            reportImpossible([problem], what: name, log: &log)
+        guard let signed = RuleInstant(date) else {
+            reportImpossible([RuleDates.problem("signedDate", date)].compactMap { $0 }, what: name, log: &log)
             return
         }
         admitted.facts.appleStatuses[originalId, default: []].append(
             AppleStatusNotice(
-                status: status, date: date, source: .subscriptionStatuses(group: snapshot.subscriptionGroupIdentifier)))
+                status: status, signed: signed,
+                source: .subscriptionStatuses(group: snapshot.subscriptionGroupIdentifier)))
     }
 
     /// Notes the entry of an admitted transaction, read in place, where it is auto-renewable by its own type, or by its
-    /// product's in the catalog where it gives none, numbering its product and its chain. With `takingEndsDown`, its
-    /// ends are taken down to their whole milliseconds, as the payload's are after the pass. The first entry reserves
-    /// room for `count`, as many as may follow it, so that a long history's entries are never copied as they grow.
+    /// product's in the catalog where it gives none, numbering its product and its chain; `dates` are the ones admission
+    /// made of it. The first entry reserves room for `count`, as many as may follow it, so that a long history's
+    /// entries are never copied as they grow.
     private func noteChained(
-        _ transaction: UnsafePointer<TransactionPayload>, at index: Int, takingEndsDown: Bool, revokedAt: Date? = nil,
+        _ transaction: UnsafePointer<TransactionPayload>, at index: Int, dates: TransactionDates,
         in admitted: inout AdmittedEntries, reserving count: Int
     ) {
         let type =
@@ -319,9 +337,8 @@ struct Admission: RebuildStage {
         // A chain usually renews the product it named last: compared first, before any hashing.
         let product = admitted.products.number(of: productId, guess: admitted.chains.lastProducts[chain])
         admitted.chains.lastProducts[chain] = product
-        var entry = ChainEntry(transaction, index: index, product: product)
-        if takingEndsDown { entry.takeEndsDown() }
-        if let revokedAt { entry.revoke(at: revokedAt) }
+        let entry = ChainEntry(
+            index: index, product: product, dates: dates, isUpgraded: transaction.pointee.isUpgraded == true)
         if admitted.chainRecords.isEmpty { admitted.chainRecords.reserveCapacity(count) }
         admitted.chainRecords.append(ChainRecord(entry: entry, chain: chain))
     }
@@ -330,7 +347,14 @@ struct Admission: RebuildStage {
     /// type the catalog contradicts), or it carries values no real payload carries, so that what it names is not
     /// trusted either (rule 10).
     enum Verdict {
-        case takesPart, leftOut, impossible
+        /// Takes part, with the dates a rule may read of it.
+        case takesPart(TransactionDates)
+        case leftOut, impossible
+
+        var isImpossible: Bool {
+            if case .impossible = self { return true }
+            return false
+        }
     }
 
     /// Whether a transaction may take part: of the rebuild's environment and app, complete, possible and agreeing with
@@ -347,7 +371,7 @@ struct Admission: RebuildStage {
         if catalog?.bundleId == nil, !findings.contains(.missingEnvironment), !findings.contains(.foreignEnvironment) {
             admitted.bundleSeen.note(transaction.pointee.bundleId)
         }
-        guard !findings.isEmpty else { return .takesPart }
+        guard !findings.isEmpty else { return .takesPart(findings.dates) }
         return report(findings, of: transaction, what: what(), &admitted, log: &log)
     }
 
@@ -367,7 +391,7 @@ struct Admission: RebuildStage {
         {
             found.insert(.incomplete)
         }
-        let impossibility = Impossibility(of: transaction)
+        let (impossibility, dates) = Impossibility.parse(transaction)
         if !impossibility.isEmpty { found.insert(.impossible) }
         // Without a catalog's product there is nothing to disagree with: no product id is hashed.
         if !catalogProducts.isEmpty, let type = transaction.pointee.type,
@@ -379,7 +403,7 @@ struct Admission: RebuildStage {
         if let ownership = transaction.pointee.inAppOwnershipType, !ownership.isKnown {
             found.insert(.unknownOwnership)
         }
-        return TransactionFindings(found, impossibility: impossibility)
+        return TransactionFindings(found, impossibility: impossibility, dates: dates)
     }
 
     /// Reports what `findings` found in a transaction, in the order of the checks, and what admission makes of it:
@@ -429,7 +453,7 @@ struct Admission: RebuildStage {
                 "\(what) has inAppOwnershipType \"\(ownership.rawValue)\", which this library does not know; it "
                     + "counts where its fields allow, without the right to manage the subscription")
         }
-        return .takesPart
+        return .takesPart(findings.dates)
     }
 
     private func admit(
@@ -458,11 +482,7 @@ struct Admission: RebuildStage {
             admitted.reject(renewalInfo, untrusted: true)
             return
         }
-        var whole = renewalInfo
-        if let grace = renewalInfo.gracePeriodExpiresDate {
-            whole.gracePeriodExpiresDate = MillisecondDate.whole(grace, .down)
-        }
-        admitted.renewalInfos.append(whole)
+        admitted.renewalInfos.append(AdmittedRenewalInfo(renewalInfo))
     }
 
     private func admit(
@@ -513,7 +533,7 @@ struct Admission: RebuildStage {
         }
         // Rule 1: a notification without signedDate is placed by its nested payloads' (signed when it was), and a
         // nested payload without one by its notification's.
-        let placed = notification.signedDate ?? Self.newestSignedDate(of: data)
+        let placed = notification.signedDate.ruleInstant ?? Self.newestSignedDate(of: data)
         let ends = Self.endingTypes.contains(type)
         if placed == nil, !ends {
             // A notification that grants and cannot be placed in time never grants: its nested entries are left out.
@@ -528,31 +548,36 @@ struct Admission: RebuildStage {
             return
         }
         if var transaction = data.transactionInfo {
-            if transaction.signedDate == nil { transaction.signedDate = placed }
+            if transaction.signedDate == nil { transaction.signedDate = placed?.date }
             let verdict = withUnsafePointer(to: transaction) {
                 admission(of: $0, what: "transaction \(transaction.id) in \(name)", &admitted, log: &log)
             }
-            if verdict == .takesPart {
+            if case .takesPart(var dates) = verdict {
                 // Admitted as sent, as a history's transaction is; then revoked where it says so without a date.
-                let implied = withUnsafePointer(to: transaction) { TransactionPayload.impliedRevocationDate($0) }
-                if let implied { transaction.revocationDate = implied }
+                let implied = dates.impliedRevocation(saysRevoked: transaction.saysRevoked)
+                if let implied {
+                    transaction.revocationDate = implied.date
+                    dates.revocation = implied
+                }
                 transaction.takeEndsDown()
+                dates.takeEndsDown()
                 let index = admitted.transactions.count
                 withUnsafePointer(to: transaction) {
-                    noteChained($0, at: index, takingEndsDown: false, in: &admitted, reserving: 1)
+                    noteChained($0, at: index, dates: dates, in: &admitted, reserving: 1)
                 }
                 admitted.transactions.append(transaction)
-                if transaction.signedDate == nil { admitted.undated.append(index) }
+                admitted.dates.append(dates)
+                if dates.signed == nil { admitted.undated.append(index) }
                 if implied != nil { admitted.noteImpliedRevocation(of: transaction) }
                 if let transactionId = transaction.transactionId {
                     admitted.facts.notifications[transactionId, default: []].insert(mention)
                 }
             } else {
-                admitted.reject(transaction, untrusted: verdict == .impossible)
+                admitted.reject(transaction, untrusted: verdict.isImpossible)
             }
         }
         if var renewalInfo = data.renewalInfo {
-            if renewalInfo.signedDate == nil { renewalInfo.signedDate = placed }
+            if renewalInfo.signedDate == nil { renewalInfo.signedDate = placed?.date }
             admit(renewalInfo, what: "renewal info in \(name)", into: &admitted, log: &log)
         }
         recordEvent(of: notification, placed: placed, mention: mention, data: data, into: &admitted.facts, log: &log)
@@ -567,15 +592,14 @@ struct Admission: RebuildStage {
 
     /// The newest signedDate of a notification's nested payloads that a rule may read: the notification's own date
     /// where it has none, since Apple signs them together.
-    private static func newestSignedDate(of data: NotificationData) -> Date? {
-        [data.transactionInfo?.signedDate, data.renewalInfo?.signedDate].compactMap { $0 }.filter(RuleDates.contains)
-            .max()
+    private static func newestSignedDate(of data: NotificationData) -> RuleInstant? {
+        [data.transactionInfo?.signedDate.ruleInstant, data.renewalInfo?.signedDate.ruleInstant].compactMap { $0 }.max()
     }
 
     /// Notes a DID_FAIL_TO_RENEW or DID_CHANGE_RENEWAL_STATUS, for the entitlement's billing issue and unsubscribe
     /// dates, and Apple's `data.status`, for the cross-check of the rebuilt state; neither changes a state.
     private func recordRenewalNotice(
-        of notification: NotificationPayload, signed date: Date, data: NotificationData,
+        of notification: NotificationPayload, signed: RuleInstant, data: NotificationData,
         into facts: inout NotificationFacts
     ) {
         let kind: RenewalNotice.Kind?
@@ -595,10 +619,10 @@ struct Admission: RebuildStage {
         else { return }
         if let status = data.status {
             facts.appleStatuses[originalId, default: []].append(
-                AppleStatusNotice(status: status, date: date, source: .notification(notification.mention)))
+                AppleStatusNotice(status: status, signed: signed, source: .notification(notification.mention)))
         }
         if let kind {
-            facts.renewalNotices[originalId, default: []].append(RenewalNotice(kind: kind, date: date))
+            facts.renewalNotices[originalId, default: []].append(RenewalNotice(kind: kind, signed: signed))
         }
     }
 
@@ -606,7 +630,8 @@ struct Admission: RebuildStage {
     /// `placed`, the notification's signedDate or its nested payloads'. One that cannot be placed still ends what it
     /// names: it is dated by the purchase of the transaction it carries, the earliest it could speak for, and reported.
     private func recordEvent(
-        of notification: NotificationPayload, placed: Date?, mention: NotificationMention, data: NotificationData,
+        of notification: NotificationPayload, placed: RuleInstant?, mention: NotificationMention,
+        data: NotificationData,
         into facts: inout NotificationFacts, log: inout DiagnosticsLog
     ) {
         let (type, name) = (mention.type, mention.name)
@@ -633,7 +658,7 @@ struct Admission: RebuildStage {
             data.renewalInfo.map({ admits($0.environment) }) ?? true
         else { return }
         // A purchase a rule cannot read (rule 10) dates nothing: its transaction is left out as impossible.
-        let purchase = data.transactionInfo?.purchaseDate.flatMap { RuleDates.contains($0) ? $0 : nil }
+        let purchase = data.transactionInfo?.purchaseDate.ruleInstant
         guard let date = placed ?? purchase else {
             log.report(
                 .undatedEntry,
@@ -649,7 +674,7 @@ struct Admission: RebuildStage {
         }
         // An event ends or revokes: at its signedDate's whole millisecond, taken down (rule 1).
         facts.events[originalId, default: []].append(
-            ChainEvent(kind: kind, date: MillisecondDate.whole(date, .down), notification: mention))
+            ChainEvent(kind: kind, signed: date.whole(.down), notification: mention))
     }
 
     /// Whether an entry of this environment may take part; reports it when not.
@@ -708,16 +733,6 @@ struct Admission: RebuildStage {
                 + "\"\(catalog?.bundleId ?? "")\"; it grants nothing")
     }
 
-    /// The values of a transaction that no real payload carries, in the words of a diagnostic (rule 10): dates a
-    /// rule cannot read (`RuleDates`), an end before the purchase, a revocation after the snapshot that reports it was
-    /// signed, empty identifiers, no quantity, a negative price. Empty for almost every transaction: the checks are
-    /// made once, as `Impossibility` flags, and words are found only for a flag that is set.
-    static func impossibleValues(of transaction: UnsafePointer<TransactionPayload>) -> [String] {
-        let flags = Impossibility(of: transaction)
-        guard !flags.isEmpty else { return [] }
-        return flags.described(transaction)
-    }
-
     private func reportImpossible(_ values: [String], what: String, log: inout DiagnosticsLog) {
         log.report(
             .impossibleValue,
@@ -750,13 +765,15 @@ struct TransactionFindings {
     let kinds: Kind
     /// The impossible values found (rule 10), where `kinds` holds `impossible`.
     let impossibility: Impossibility
+    /// The dates a rule may read of the transaction, where it takes part.
+    let dates: TransactionDates
 
     var isEmpty: Bool { kinds.isEmpty }
 
     func contains(_ kind: Kind) -> Bool { kinds.contains(kind) }
 
-    init(_ kinds: Kind, impossibility: Impossibility) {
-        (self.kinds, self.impossibility) = (kinds, impossibility)
+    init(_ kinds: Kind, impossibility: Impossibility, dates: TransactionDates) {
+        (self.kinds, self.impossibility, self.dates) = (kinds, impossibility, dates)
     }
 }
 
@@ -776,25 +793,8 @@ struct BundlesSeen {
 }
 
 extension TransactionPayload {
-    /// Whether expiresDate or revocationDate holds a fraction of a millisecond, as Xcode signs them; read in place.
-    static func hasFractionalEnds(_ transaction: UnsafePointer<TransactionPayload>) -> Bool {
-        transaction.pointee.expiresDate.map { !MillisecondDate.isWhole($0) } == true
-            || transaction.pointee.revocationDate.map { !MillisecondDate.isWhole($0) } == true
-    }
-
-    /// Rule 7: a snapshot that says it is revoked (a revocationReason or a revocationType) without a revocationDate
-    /// is revoked from its own signedDate (its purchase where it has none, or where it was signed before it), taken
-    /// down to its whole millisecond, so that the revocation never precedes the purchase it ends. Apple
-    /// documents no such shape, but Get Transaction History answers so for a family member's copy after the member
-    /// left: reading the fields as saying nothing would let the copy grant. Nil for any other snapshot; read in place.
-    static func impliedRevocationDate(_ transaction: UnsafePointer<TransactionPayload>) -> Date? {
-        guard transaction.pointee.revocationDate == nil,
-            transaction.pointee.revocationReason != nil || transaction.pointee.revocationType != nil,
-            let purchase = transaction.pointee.purchaseDate
-        else { return nil }
-        let signed = transaction.pointee.signedDate ?? purchase
-        return MillisecondDate.whole(max(signed, purchase), .down)
-    }
+    /// Whether the snapshot says it is revoked, by a revocationReason or a revocationType (rule 7).
+    var saysRevoked: Bool { revocationReason != nil || revocationType != nil }
 
     /// Takes expiresDate and revocationDate down to their whole milliseconds, in the direction that never grants.
     mutating func takeEndsDown() {
@@ -824,35 +824,40 @@ struct Impossibility: OptionSet {
 
     init(rawValue: UInt16) { self.rawValue = rawValue }
 
-    init(of transaction: UnsafePointer<TransactionPayload>) {
+    /// The impossible values of `transaction`, read in place, and the dates a rule may read of it (`TransactionDates`):
+    /// the one place a transaction's dates become `RuleInstant`s, so that a date is checked once, here.
+    static func parse(_ transaction: UnsafePointer<TransactionPayload>) -> (Impossibility, TransactionDates) {
         var flags: Impossibility = []
         if transaction.pointee.transactionId?.isEmpty == true { flags.insert(.emptyTransactionId) }
         if transaction.pointee.originalTransactionId?.isEmpty == true { flags.insert(.emptyOriginalTransactionId) }
         if transaction.pointee.productId?.isEmpty == true { flags.insert(.emptyProductId) }
-        let purchase = transaction.pointee.purchaseDate.flatMap { RuleDates.contains($0) ? $0 : nil }
-        if purchase == nil, transaction.pointee.purchaseDate != nil { flags.insert(.purchaseUnreadable) }
-        let signed = transaction.pointee.signedDate.flatMap { RuleDates.contains($0) ? $0 : nil }
-        if signed == nil, transaction.pointee.signedDate != nil { flags.insert(.signedUnreadable) }
-        if let expires = transaction.pointee.expiresDate {
-            if !RuleDates.contains(expires) {
+        let dates = TransactionDates(
+            purchase: transaction.pointee.purchaseDate.ruleInstant,
+            expires: transaction.pointee.expiresDate.ruleInstant,
+            revocation: transaction.pointee.revocationDate.ruleInstant,
+            signed: transaction.pointee.signedDate.ruleInstant)
+        if dates.purchase == nil, transaction.pointee.purchaseDate != nil { flags.insert(.purchaseUnreadable) }
+        if dates.signed == nil, transaction.pointee.signedDate != nil { flags.insert(.signedUnreadable) }
+        if transaction.pointee.expiresDate != nil {
+            if let expires = dates.expires {
+                if let purchase = dates.purchase, expires < purchase { flags.insert(.expiresBeforePurchase) }
+            } else {
                 flags.insert(.expiresUnreadable)
-            } else if let purchase, expires < purchase {
-                flags.insert(.expiresBeforePurchase)
             }
         }
-        if let revoked = transaction.pointee.revocationDate {
-            if !RuleDates.contains(revoked) {
-                flags.insert(.revocationUnreadable)
-            } else {
-                if let purchase, revoked < purchase { flags.insert(.revocationBeforePurchase) }
+        if transaction.pointee.revocationDate != nil {
+            if let revoked = dates.revocation {
+                if let purchase = dates.purchase, revoked < purchase { flags.insert(.revocationBeforePurchase) }
                 // No snapshot reports a revocation that had not happened when it was signed; compared at the
                 // revocation's whole millisecond, as rule 1 takes it, so that Xcode's fractions of one stay possible.
-                if let signed, MillisecondDate.whole(revoked, .down) > signed { flags.insert(.revocationAfterSigned) }
+                if let signed = dates.signed, revoked.whole(.down) > signed { flags.insert(.revocationAfterSigned) }
+            } else {
+                flags.insert(.revocationUnreadable)
             }
         }
         if let quantity = transaction.pointee.quantity, quantity < 1 { flags.insert(.noQuantity) }
         if let price = transaction.pointee.price, price < 0 { flags.insert(.negativePrice) }
-        self = flags
+        return (flags, dates)
     }
 
     /// The words of each flag set, in the order of the checks, for the diagnostic.
@@ -879,5 +884,47 @@ struct Impossibility: OptionSet {
             (.negativePrice, { "a negative price (\(payload.price ?? 0) milliunits)" }),
         ]
         return words.compactMap { flag, text in contains(flag) ? text() : nil }
+    }
+}
+
+/// An admitted renewal info: the fields the rules read, its dates as admission made them (`RuleInstant`s, the grace
+/// end taken down to its whole millisecond, rule 1), and the payload as it came, for what identifies a snapshot.
+struct AdmittedRenewalInfo {
+    let signed: RuleInstant?
+    let graceEnd: RuleInstant?
+    let originalTransactionId: String?
+    let isInBillingRetryPeriod: Bool?
+    let autoRenewStatus: AutoRenewStatus?
+    let autoRenewProductId: String?
+    /// The payload as it came: compared and encoded whole, never read for a date.
+    let payload: RenewalInfoPayload
+
+    /// The renewal info, whose dates admission found readable (`RuleDates`).
+    fileprivate init(_ payload: RenewalInfoPayload) {
+        self.payload = payload
+        signed = payload.signedDate.ruleInstant
+        graceEnd = payload.gracePeriodExpiresDate.ruleInstant?.whole(.down)
+        originalTransactionId = payload.originalTransactionId
+        isInBillingRetryPeriod = payload.isInBillingRetryPeriod
+        autoRenewStatus = payload.autoRenewStatus
+        autoRenewProductId = payload.autoRenewProductId
+    }
+}
+
+extension TransactionPayload {
+    /// The snapshot without its signedDate: what it says, whenever it was signed.
+    var unsigned: TransactionPayload {
+        var copy = self
+        copy.signedDate = nil
+        return copy
+    }
+}
+
+extension RenewalInfoPayload {
+    /// The snapshot without its signedDate: what it says, whenever it was signed.
+    var unsigned: RenewalInfoPayload {
+        var copy = self
+        copy.signedDate = nil
+        return copy
     }
 }

@@ -22,47 +22,25 @@ typealias Store = UnsafeBufferPointer<TransactionPayload>
 /// Both are below 2^31: the position is that of a payload in an array (2^31 payloads would take over a terabyte), and
 /// the product's number is at most the count of such positions.
 struct ChainEntry {
-    var purchaseDate: Date
-    private var expires: Date
-    private var revocation: Date
-    private var signed: Date
+    let purchase: RuleInstant
+    private var expiresValue: RuleInstant
+    private var revocationValue: RuleInstant
+    private var signedValue: RuleInstant
     private var position: Int32
     private var productNumber: Int32
     /// Which of the three dates are present, and isUpgraded.
     private var flags: UInt8
 
-    init(
-        index: Int, product: Int, purchaseDate: Date, expiresDate: Date?, revocationDate: Date?, signedDate: Date?,
-        isUpgraded: Bool
-    ) {
-        (position, productNumber, self.purchaseDate) = (Int32(index), Int32(product), purchaseDate)
-        (expires, revocation, signed) = (
-            expiresDate ?? .distantPast, revocationDate ?? .distantPast, signedDate ?? .distantPast
+    /// The entry of the admitted transaction at `index`, of the product numbered `product`, from the dates admission
+    /// made of it (admission keeps no transaction without a purchaseDate).
+    init(index: Int, product: Int, dates: TransactionDates, isUpgraded: Bool) {
+        (position, productNumber, purchase) = (Int32(index), Int32(product), dates.purchase ?? .distantPast)
+        (expiresValue, revocationValue, signedValue) = (
+            dates.expires ?? .distantPast, dates.revocation ?? .distantPast, dates.signed ?? .distantPast
         )
         flags =
-            (expiresDate == nil ? 0 : 1) | (revocationDate == nil ? 0 : 2) | (signedDate == nil ? 0 : 4)
+            (dates.expires == nil ? 0 : 1) | (dates.revocation == nil ? 0 : 2) | (dates.signed == nil ? 0 : 4)
             | (isUpgraded ? 8 : 0)
-    }
-
-    /// The entry of the transaction at `index`, of the product numbered `product`, read in place: a copy of the payload
-    /// would retain each of its strings.
-    init(_ transaction: UnsafePointer<TransactionPayload>, index: Int, product: Int) {
-        self.init(
-            index: index, product: product, purchaseDate: transaction.pointee.purchaseDate ?? .distantPast,
-            expiresDate: transaction.pointee.expiresDate, revocationDate: transaction.pointee.revocationDate,
-            signedDate: transaction.pointee.signedDate, isUpgraded: transaction.pointee.isUpgraded == true)
-    }
-
-    /// Revokes the entry at `date`, as a snapshot that says it is revoked without a revocationDate is (rule 7).
-    mutating func revoke(at date: Date) {
-        revocation = date
-        flags |= 2
-    }
-
-    /// Takes the ends down as `TransactionPayload.takeEndsDown()` does a payload's.
-    mutating func takeEndsDown() {
-        if let expiresDate { expires = MillisecondDate.whole(expiresDate, .down) }
-        if let revocationDate { revocation = MillisecondDate.whole(revocationDate, .down) }
     }
 
     /// The transaction's position in the admitted transactions.
@@ -74,9 +52,14 @@ struct ChainEntry {
         set { productNumber = Int32(newValue) }
     }
 
-    var expiresDate: Date? { flags & 1 != 0 ? expires : nil }
-    var revocationDate: Date? { flags & 2 != 0 ? revocation : nil }
-    var signedDate: Date? { flags & 4 != 0 ? signed : nil }
+    /// The dates admission made of the transaction, as `TransactionDates`.
+    var dates: TransactionDates {
+        TransactionDates(purchase: purchase, expires: expires, revocation: revocation, signed: signed)
+    }
+
+    var expires: RuleInstant? { flags & 1 != 0 ? expiresValue : nil }
+    var revocation: RuleInstant? { flags & 2 != 0 ? revocationValue : nil }
+    var signed: RuleInstant? { flags & 4 != 0 ? signedValue : nil }
     var isUpgraded: Bool { flags & 8 != 0 }
 }
 
@@ -113,7 +96,7 @@ struct ChainEntries {
             productNumbers.append(product)
         }
         if let last = entries.last {
-            if entry.purchaseDate <= last.purchaseDate { isInPurchaseOrder = false }
+            if entry.purchase <= last.purchase { isInPurchaseOrder = false }
             if entry.product != last.product { productChanges.append(entries.count) }
         }
         entries.append(entry)
@@ -133,8 +116,8 @@ struct Chain {
         self.store = store
         productIds = unsorted.productIds
         func precedes(_ lhs: ChainEntry, _ rhs: ChainEntry) -> Bool {
-            lhs.purchaseDate != rhs.purchaseDate
-                ? lhs.purchaseDate < rhs.purchaseDate : store[lhs.index].id < store[rhs.index].id
+            lhs.purchase != rhs.purchase
+                ? lhs.purchase < rhs.purchase : store[lhs.index].id < store[rhs.index].id
         }
         // Histories usually arrive in purchase order, which appending noted; otherwise checking costs one comparison
         // per transaction (equal purchase dates are in order where their transaction ids are).
@@ -159,7 +142,7 @@ struct Chain {
 /// A subscription chain with what its evaluation reads besides its transactions.
 struct ChainContext {
     var chain: Chain
-    var renewalInfo: RenewalInfoPayload?
+    var renewalInfo: AdmittedRenewalInfo?
     var events: ChainEvents
     /// The chain's DID_FAIL_TO_RENEW and DID_CHANGE_RENEWAL_STATUS notifications, in no order.
     var notices: [RenewalNotice] = []
@@ -170,7 +153,7 @@ struct ChainContext {
     /// `statuses` of Apple's that name it. (Its events are searched, not read.)
     func readCount(statuses: Int) -> Int { chain.entries.count + notices.count + statuses }
 
-    init(chain: Chain, renewalInfo: RenewalInfoPayload?, events: ChainEvents) {
+    init(chain: Chain, renewalInfo: AdmittedRenewalInfo?, events: ChainEvents) {
         self.chain = chain
         self.renewalInfo = renewalInfo
         self.events = events
@@ -226,14 +209,15 @@ struct ChainEvent: Hashable {
     }
 
     var kind: Kind
-    var date: Date
+    /// When the notification was signed (or placed, rule 1), at its whole millisecond taken down.
+    var signed: RuleInstant
     /// The notification, named in evidence.
     var notification: NotificationMention
 
     /// Whether this event comes first: the earlier one, then by notification and kind, so that arrival order never
     /// decides between events signed in the same millisecond.
     func precedes(_ other: ChainEvent) -> Bool {
-        if date != other.date { return date < other.date }
+        if signed != other.signed { return signed < other.signed }
         if notification != other.notification { return notification < other.notification }
         return kind < other.kind
     }
@@ -285,7 +269,7 @@ struct ChainEvents: ExpressibleByArrayLiteral {
     }
 
     /// The first event (by `ChainEvent.precedes`) that `filter` takes, signed from `start` up to `end` included.
-    func first(_ filter: Filter, from start: Date, through end: Date) -> ChainEvent? {
+    func first(_ filter: Filter, from start: RuleInstant, through end: RuleInstant) -> ChainEvent? {
         assert(isOrdered, "ChainEvents.first before ordered()")
         let events =
             switch filter {
@@ -297,9 +281,9 @@ struct ChainEvents: ExpressibleByArrayLiteral {
         var (low, high) = (0, events.count)
         while low < high {
             let middle = low + (high - low) / 2
-            if events[middle].date < start { low = middle + 1 } else { high = middle }
+            if events[middle].signed < start { low = middle + 1 } else { high = middle }
         }
-        guard low < events.count, events[low].date <= end else { return nil }
+        guard low < events.count, events[low].signed <= end else { return nil }
         return events[low]
     }
 }

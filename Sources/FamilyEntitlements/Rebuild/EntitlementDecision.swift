@@ -131,7 +131,7 @@ struct RenewalNotice: Hashable {
     }
 
     var kind: Kind
-    var date: Date
+    var signed: RuleInstant
 }
 
 extension EntitlementDecision: Codable {

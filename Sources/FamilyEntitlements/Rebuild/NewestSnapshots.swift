@@ -57,24 +57,24 @@ struct NewestSnapshots: RebuildStage {
         id: (Positions.Key) -> String, log: inout DiagnosticsLog
     ) -> (isNewest: [Bool], count: Int) {
         typealias Key = Positions.Key
-        let (store, instant) = (admitted.transactions, instant)
-        func restriction(_ index: Int) -> (Int, Date, Int, Date) {
-            let transaction = store[index]
+        let (store, dates, instant) = (admitted.transactions, admitted.dates, instant)
+        func restriction(_ index: Int) -> (Int, RuleInstant, Int, RuleInstant) {
+            let snapshot = dates[index]
             return (
-                transaction.revocationDate == nil ? 1 : 0, transaction.revocationDate ?? .distantFuture,
-                transaction.isUpgraded == true ? 0 : 1, transaction.expiresDate ?? .distantPast
+                snapshot.revocation == nil ? 1 : 0, snapshot.revocation ?? .distantFuture,
+                store[index].isUpgraded == true ? 0 : 1, snapshot.expires ?? .distantPast
             )
         }
         var inconsistent: Set<Key> = []
         var newest = newest(
             offered, seeded: &seeded, key: { store[$0].transactionId.flatMap(key) },
-            signed: { store[$0].signedDate },
-            grantsLess: { restriction($0) < restriction($1) }, revoked: { store[$0].revocationDate },
-            relevant: { store[$0].purchaseDate.map { $0 <= instant } ?? false },
+            signed: { dates[$0].signed },
+            grantsLess: { restriction($0) < restriction($1) }, revoked: { dates[$0].revocation },
+            relevant: { dates[$0].purchase.map { $0 <= instant } ?? false },
             same: { store[$0] == store[$1] }, sameFacts: { store[$0].unsigned == store[$1].unsigned },
             sameIdentity: {
                 store[$0].originalTransactionId == store[$1].originalTransactionId
-                    && store[$0].productId == store[$1].productId && store[$0].purchaseDate == store[$1].purchaseDate
+                    && store[$0].productId == store[$1].productId && dates[$0].purchase == dates[$1].purchase
             }, inconsistent: &inconsistent, json: { Self.json(of: store[$0]) }, name: { "transaction \(id($0))" },
             log: &log)
         if !admitted.undated.isEmpty {
@@ -85,13 +85,13 @@ struct NewestSnapshots: RebuildStage {
                     restriction($0) != restriction($1)
                         ? restriction($0) < restriction($1)
                         : Self.json(of: store[$0]).lexicographicallyPrecedes(Self.json(of: store[$1]))
-                }, isDated: { store[$0].signedDate != nil }, log: &log)
+                }, isDated: { dates[$0].signed != nil }, log: &log)
         }
         if !inconsistent.isEmpty {
             // Every snapshot of such a transaction hides its purchase: any of its chains may be the one it renews.
             for index in admitted.admittedIndices
             where store[index].transactionId.flatMap(key).map({ inconsistent.contains($0) }) ?? false {
-                admitted.hide(store[index])
+                admitted.hide(store[index], purchased: dates[index].purchase)
             }
             for transaction in inconsistent.sorted(by: { id($0) < id($1) }) {
                 newest[transaction] = nil
@@ -105,9 +105,9 @@ struct NewestSnapshots: RebuildStage {
         for (transactionId, rejectedDate) in admitted.rejected {
             // An id that has no key names no admitted snapshot.
             guard let transaction = key(transactionId), let kept = newest[transaction],
-                distrusts(kept: admitted.transactions[kept].signedDate, leftOut: rejectedDate)
+                distrusts(kept: dates[kept].signed, leftOut: rejectedDate)
             else { continue }
-            admitted.hide(admitted.transactions[kept])
+            admitted.hide(store[kept], purchased: dates[kept].purchase)
             newest[transaction] = nil
             admitted.hasUntrustedTransactions = true
             log.report(
@@ -149,23 +149,23 @@ struct NewestSnapshots: RebuildStage {
     ///
     /// A chain whose newest renewal info was left out has none: its transactions grant on their own, with no grace
     /// period, since the renewal info left out may say that billing retry ended.
-    func newestRenewalInfos(_ admitted: AdmittedEntries, log: inout DiagnosticsLog) -> [String: RenewalInfoPayload] {
+    func newestRenewalInfos(_ admitted: AdmittedEntries, log: inout DiagnosticsLog) -> [String: AdmittedRenewalInfo] {
         let snapshots = admitted.renewalInfos
         // Without a renewal info there is none to use, and none left out is newer than one used.
         guard !snapshots.isEmpty else { return [:] }
-        func restriction(_ index: Int) -> (Date, Int) {
+        func restriction(_ index: Int) -> (RuleInstant, Int) {
             let info = snapshots[index]
             let inRetry = info.isInBillingRetryPeriod == true
-            return (inRetry ? info.gracePeriodExpiresDate ?? .distantPast : .distantPast, inRetry ? 1 : 0)
+            return (inRetry ? info.graceEnd ?? .distantPast : .distantPast, inRetry ? 1 : 0)
         }
         let instant = instant
         // Only where a renewal info is signed after the instant: the chains with a purchase by then, whose renewal
         // info set aside is worth reporting.
         let purchased: Set<String> =
-            snapshots.contains { ($0.signedDate ?? .distantPast) > instant }
+            snapshots.contains { ($0.signed ?? .distantPast) > instant }
             ? Set(
                 admitted.admittedIndices.compactMap { index in
-                    admitted.transactions[index].purchaseDate.flatMap {
+                    admitted.dates[index].purchase.flatMap {
                         $0 <= instant ? admitted.transactions[index].originalTransactionId : nil
                     }
                 }) : []
@@ -173,14 +173,14 @@ struct NewestSnapshots: RebuildStage {
         var none: (positions: [String: Int], signedAfterInstant: [Int])?
         var newest = newest(
             Array(snapshots.indices), seeded: &none, key: { snapshots[$0].originalTransactionId },
-            signed: { snapshots[$0].signedDate }, grantsLess: { restriction($0) < restriction($1) },
+            signed: { snapshots[$0].signed }, grantsLess: { restriction($0) < restriction($1) },
             revoked: { _ in nil }, relevant: { snapshots[$0].originalTransactionId.map(purchased.contains) ?? false },
-            same: { snapshots[$0] == snapshots[$1] },
-            sameFacts: { snapshots[$0].unsigned == snapshots[$1].unsigned }, inconsistent: &unused,
-            json: { Self.json(of: snapshots[$0]) },
+            same: { snapshots[$0].payload == snapshots[$1].payload },
+            sameFacts: { snapshots[$0].payload.unsigned == snapshots[$1].payload.unsigned }, inconsistent: &unused,
+            json: { Self.json(of: snapshots[$0].payload) },
             name: { "renewal info of original transaction \($0)" }, log: &log)
         for (originalId, rejectedDate) in admitted.rejectedRenewalInfos {
-            guard let kept = newest[originalId], distrusts(kept: snapshots[kept].signedDate, leftOut: rejectedDate)
+            guard let kept = newest[originalId], distrusts(kept: snapshots[kept].signed, leftOut: rejectedDate)
             else { continue }
             newest[originalId] = nil
             log.report(
@@ -194,7 +194,7 @@ struct NewestSnapshots: RebuildStage {
     /// Whether a snapshot left out, the newest of them signed at `leftOut`, makes the one kept untrusted: unless the
     /// kept one was signed by the instant and after every one left out, the left-out one might have spoken for the
     /// instant (or, signed later, taken access away), so the kept one cannot be trusted to grant.
-    private func distrusts(kept: Date?, leftOut: Date) -> Bool {
+    private func distrusts(kept: RuleInstant?, leftOut: RuleInstant) -> Bool {
         let kept = kept ?? .distantPast
         return kept > instant || leftOut >= kept
     }
@@ -207,9 +207,10 @@ struct NewestSnapshots: RebuildStage {
     private func newest<Positions: SnapshotPositions>(
         _ indices: [Int], seeded: inout (positions: Positions, signedAfterInstant: [Int])?,
         key: (Int) -> Positions.Key?,
-        signed: (Int) -> Date?,
+        signed: (Int) -> RuleInstant?,
         grantsLess: (Int, Int) -> Bool,
-        revoked: (Int) -> Date?, relevant: (Int) -> Bool, same: (Int, Int) -> Bool, sameFacts: (Int, Int) -> Bool,
+        revoked: (Int) -> RuleInstant?, relevant: (Int) -> Bool, same: (Int, Int) -> Bool,
+        sameFacts: (Int, Int) -> Bool,
         sameIdentity: (Int, Int) -> Bool = { _, _ in true }, inconsistent: inout Set<Positions.Key>,
         json: (Int) -> Data, name: (Positions.Key) -> String, log: inout DiagnosticsLog
     ) -> Positions {
@@ -294,7 +295,7 @@ struct NewestSnapshots: RebuildStage {
             // A later snapshot may only take access away: a revocation by the instant that the used one lacks.
             let revokesByThen = snapshots.filter { revoked($0).map { $0 <= instant } ?? false }
             if revoked(used).map({ $0 > instant }) ?? true, !revokesByThen.isEmpty {
-                func order(_ index: Int) -> (Date, Date) {
+                func order(_ index: Int) -> (RuleInstant, RuleInstant) {
                     (revoked(index) ?? .distantPast, signed(index) ?? .distantPast)
                 }
                 let revoking = revokesByThen.min {
@@ -328,22 +329,4 @@ struct NewestSnapshots: RebuildStage {
         case first, replaces, yields, settles, outweighed, ties(Int)
     }
 
-}
-
-extension TransactionPayload {
-    /// The snapshot without its signedDate: what it says, whenever it was signed.
-    fileprivate var unsigned: TransactionPayload {
-        var copy = self
-        copy.signedDate = nil
-        return copy
-    }
-}
-
-extension RenewalInfoPayload {
-    /// The snapshot without its signedDate: what it says, whenever it was signed.
-    fileprivate var unsigned: RenewalInfoPayload {
-        var copy = self
-        copy.signedDate = nil
-        return copy
-    }
 }

@@ -12,30 +12,34 @@ struct OneTimePurchases: RebuildStage {
 
     var revocations: RevocationCauses { RevocationCauses(scope: scope) }
 
-    /// Evaluates the transaction at `index` of the store, of `type` (from the transaction or the catalog), read in
-    /// place field by field: a copy of the payload would retain every one of its strings.
+    /// Evaluates the transaction at `index` of the store, of `type` (from the transaction or the catalog), with the
+    /// `dates` admission made of it, read in place field by field: a copy of the payload would retain every one of its
+    /// strings.
     func evaluate(
-        at index: Int, in store: Store, type: ProductType?, facts: NotificationFacts, log: inout DiagnosticsLog
+        at index: Int, in store: Store, dates: TransactionDates, type: ProductType?, facts: NotificationFacts,
+        log: inout DiagnosticsLog
     ) -> Candidate {
         let events =
             facts.events.isEmpty ? [] : store[index].originalTransactionId.flatMap { facts.events[$0] } ?? []
-        let purchase = store[index].purchaseDate ?? .distantPast
+        let purchase = dates.purchase ?? .distantPast
         func candidate(
-            _ state: AccessState, _ reasons: [Reason], expiresDate: Date? = nil, revocation: Revocation? = nil
+            _ state: AccessState, _ reasons: [Reason], expires: RuleInstant? = nil, revocation: Revocation? = nil
         ) -> Candidate {
             Candidate(
-                index: index, state: state, expiresDate: expiresDate, willRenew: nil, revocation: revocation,
+                index: index, state: state, expires: expires, willRenew: nil, revocation: revocation,
                 reasons: reasons)
         }
         // Without a revocationDate or an event there is no revocation to find.
-        if store[index].revocationDate != nil || !events.isEmpty {
+        if dates.revocation != nil || !events.isEmpty {
             let transaction = store[index]
-            if let revocation = revocations.revocation(of: transaction, grantingUntil: nil, events: events, log: &log) {
+            if let revocation = revocations.revocation(
+                of: transaction, dates: dates, grantingUntil: nil, events: events, log: &log)
+            {
                 return candidate(
                     .revoked, [revocations.reason(of: revocation, for: transaction)], revocation: revocation)
             }
         }
-        let end: Date
+        let end: RuleInstant
         let rule: DecisionRule
         var reasons: [Reason] = []
         switch type {
@@ -46,7 +50,8 @@ struct OneTimePurchases: RebuildStage {
                     Reason(
                         .oneTimePurchases,
                         .nonConsumableGrants(
-                            transactionId: store[index].id, ownership: store[index].inAppOwnershipType, from: purchase))
+                            transactionId: store[index].id, ownership: store[index].inAppOwnershipType,
+                            from: purchase.date))
                 ])
         case .nonRenewing?:
             if store[index].inAppOwnershipType == .familyShared {
@@ -66,7 +71,7 @@ struct OneTimePurchases: RebuildStage {
                 return candidate(.undetermined, [Reason(.oneTimePurchases, .missingDuration)])
             }
             // Rule 10: an end after 9999 is one no report can hold, so it grants nothing rather than until then.
-            guard let computed = duration.added(to: purchase).map({ MillisecondDate.whole($0, .down) }) else {
+            guard let computed = duration.added(to: purchase.date).flatMap({ RuleInstant($0)?.whole(.down) }) else {
                 let text =
                     "rule 10: non-renewing subscription whose duration \(duration) from \(purchase.evidenceText) ends "
                     + "after the year 9999: undetermined, never unlimited"
@@ -77,7 +82,7 @@ struct OneTimePurchases: RebuildStage {
                         + "year 9999, which no real payload carries; it grants nothing")
                 return candidate(.undetermined, [Reason(.unknownValues, .text(text))])
             }
-            reasons.append(Reason(.oneTimePurchases, .lasts(duration, from: purchase)))
+            reasons.append(Reason(.oneTimePurchases, .lasts(duration, from: purchase.date)))
             (end, rule) = (computed, .oneTimePurchases)
         default:
             log.report(
@@ -85,7 +90,7 @@ struct OneTimePurchases: RebuildStage {
                 "transaction \(store[index].id) of \(store[index].productId ?? "(no productId)") has product type "
                     + "\(type?.rawValue ?? "(absent)") and the catalog gives none; it grants only while its "
                     + "expiresDate bounds it")
-            guard let expires = store[index].expiresDate else {
+            guard let expires = dates.expires else {
                 return candidate(.undetermined, [Reason(.unknownValues, .unknownTypeUnbounded(productType: type))])
             }
             reasons.append(Reason(.unknownValues, .unknownTypeBounded(productType: type)))
@@ -97,8 +102,8 @@ struct OneTimePurchases: RebuildStage {
                 rule,
                 state == .active
                     ? .grantsUntil(
-                        transactionId: store[index].id, ownership: store[index].inAppOwnershipType, until: end)
-                    : .ended(transactionId: store[index].id, at: end)))
-        return candidate(state, reasons, expiresDate: end)
+                        transactionId: store[index].id, ownership: store[index].inAppOwnershipType, until: end.date)
+                    : .ended(transactionId: store[index].id, at: end.date)))
+        return candidate(state, reasons, expires: end)
     }
 }

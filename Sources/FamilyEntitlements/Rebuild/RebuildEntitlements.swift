@@ -87,7 +87,8 @@ struct Rebuild: RebuildStage {
     /// so does the evaluation returned. The entries of the original transaction ids in `apart` are evaluated each on
     /// their own, so that `Staleness` can evaluate them again at a later instant.
     private func evaluate(
-        _ admitted: AdmittedEntries, newest: (isNewest: [Bool], count: Int), renewalInfos: [String: RenewalInfoPayload],
+        _ admitted: AdmittedEntries, newest: (isNewest: [Bool], count: Int),
+        renewalInfos: [String: AdmittedRenewalInfo],
         store: Store, log: DiagnosticsLog, apart: Set<String>
     ) -> Evaluation {
         var log = log
@@ -105,25 +106,25 @@ struct Rebuild: RebuildStage {
         // The purchases of the transactions that take no part in a chain. Only a chain of the same original
         // transaction id reads them, so they are noted as hidden once the chains are known: most histories have none
         // (a consumable's original transaction id is its own).
-        var hiddenHere: [(originalId: String, purchase: Date)] = []
+        var hiddenHere: [(originalId: String, purchase: RuleInstant)] = []
         hiddenHere.reserveCapacity(newest.count)
         // In the history's own order, which is usually the order of purchase, so that chains rarely need sorting.
         let isNewest = newest.isNewest
         // The auto-renewable transactions are grouped from admission's records, in the same order: their payloads are
         // not read again.
-        let records = admitted.chainRecords
+        let (records, dates) = (admitted.chainRecords, admitted.dates)
         var next = 0
         for index in store.indices where isNewest[index] {
             while next < records.count, records[next].entry.index < index { next += 1 }
             if next < records.count, records[next].entry.index == index {
                 let record = records[next]
-                guard record.entry.purchaseDate <= instant else { continue }
+                guard record.entry.purchase <= instant else { continue }
                 namesAPurchase = true
                 subscriptions[record.chain].append(
                     record.entry, of: admitted.products, reserving: admitted.chains.counts[record.chain])
                 continue
             }
-            guard let purchase = store[index].purchaseDate, purchase <= instant,
+            guard let purchase = dates[index].purchase, purchase <= instant,
                 let productId = store[index].productId, let originalId = store[index].originalTransactionId
             else { continue }
             let type = store[index].type ?? catalogProducts[ProductID(productId)]?.type
@@ -141,12 +142,13 @@ struct Rebuild: RebuildStage {
                 hiddenHere.append((originalId, purchase))
                 if !apart.isEmpty, apart.contains(originalId) {
                     groups[originalId, default: EvaluationGroup()].oneTime.append(
-                        (index: index, productId: productId, type: type))
+                        (index: index, dates: dates[index], productId: productId, type: type))
                     continue
                 }
                 cost.oneTimePurchases += 1
                 candidates.append(
-                    oneTime.evaluate(at: index, in: store, type: type, facts: facts, log: &log), productId: productId)
+                    oneTime.evaluate(at: index, in: store, dates: dates[index], type: type, facts: facts, log: &log),
+                    productId: productId)
             }
         }
         if !subscriptions.isEmpty {
@@ -162,7 +164,7 @@ struct Rebuild: RebuildStage {
             // A renewal info describes the chain's newest transaction: where that one was left out or not trusted,
             // it says nothing about the older transactions that take part.
             let hidden = hiddenPurchases.isEmpty ? nil : hiddenPurchases[originalId]
-            let describesNewest = hidden.map { $0 <= (chain.entries.last?.purchaseDate ?? $0) } ?? true
+            let describesNewest = hidden.map { $0 <= (chain.entries.last?.purchase ?? $0) } ?? true
             var context = ChainContext(
                 chain: chain, renewalInfo: describesNewest && !renewalInfos.isEmpty ? renewalInfos[originalId] : nil,
                 events: facts.events.isEmpty ? [] : facts.events[originalId] ?? [])
@@ -196,13 +198,14 @@ struct Rebuild: RebuildStage {
             let productId = candidates.productIds[position]
             guard apartProducts.isEmpty || !apartProducts.contains(productId),
                 let reported = reporting.decision(
-                    for: productId, from: candidates.lists[position], store: store, facts: facts, log: &log)
+                    for: productId, from: candidates.lists[position], store: store, dates: dates, facts: facts,
+                    log: &log)
             else { continue }
             products.append(reported.decision)
             productFacts.append(reported.facts)
         }
         return Evaluation(
-            store: store, facts: facts, log: log, products: products, productFacts: productFacts,
+            store: store, dates: dates, facts: facts, log: log, products: products, productFacts: productFacts,
             candidates: apartProducts.isEmpty ? [:] : candidates.candidates(of: apartProducts),
             apartProducts: apartProducts.sorted(), groups: groups,
             namesAPurchase: namesAPurchase || admitted.hasUntrustedTransactions,
@@ -245,7 +248,8 @@ struct Rebuild: RebuildStage {
             for productId in evaluation.apartProducts {
                 guard let candidates = candidates[productId],
                     let reported = reporting.decision(
-                        for: productId, from: candidates, store: evaluation.store, facts: evaluation.facts, log: &log)
+                        for: productId, from: candidates, store: evaluation.store, dates: evaluation.dates,
+                        facts: evaluation.facts, log: &log)
                 else { continue }
                 products.append(reported.decision)
                 productFacts.append(reported.facts)
@@ -266,6 +270,8 @@ struct Rebuild: RebuildStage {
 /// while `store` is.
 struct Evaluation {
     let store: Store
+    /// The dates admission made of each transaction of `store`, position by position.
+    let dates: [TransactionDates]
     let facts: NotificationFacts
     /// What admission, the newest snapshots, the consumables, the other groups and the products no group names
     /// noticed.
@@ -296,7 +302,7 @@ struct Evaluation {
 /// their candidates and diagnostics as last evaluated.
 struct EvaluationGroup {
     var chain: (originalId: String, context: ChainContext)?
-    var oneTime: [(index: Int, productId: String, type: ProductType?)] = []
+    var oneTime: [(index: Int, dates: TransactionDates, productId: String, type: ProductType?)] = []
     var candidates: [(productId: String, candidate: Candidate)] = []
     var log = DiagnosticsLog()
 
@@ -320,9 +326,12 @@ struct EvaluationGroup {
         }
         if !oneTime.isEmpty {
             let evaluator = OneTimePurchases(scope: rebuild.scope)
-            for (index, productId, type) in oneTime {
+            for (index, dates, productId, type) in oneTime {
                 candidates.append(
-                    (productId, evaluator.evaluate(at: index, in: store, type: type, facts: facts, log: &log)))
+                    (
+                        productId,
+                        evaluator.evaluate(at: index, in: store, dates: dates, type: type, facts: facts, log: &log)
+                    ))
             }
         }
         (self.candidates, self.log) = (candidates, log)

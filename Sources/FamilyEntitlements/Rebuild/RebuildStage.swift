@@ -6,7 +6,8 @@
 
 /// What every stage of a rebuild reads: the instant of evaluation, the environment and the catalog.
 struct RebuildScope {
-    let instant: Date
+    /// The instant of evaluation, at its whole millisecond taken down (rule 1).
+    let instant: RuleInstant
     let environment: Environment
     let catalog: ProductCatalog?
     /// The catalog's products; none without a catalog.
@@ -31,13 +32,13 @@ struct RebuildScope {
         // after the range (or +infinity) at its last millisecond, anything else (NaN, -infinity) at its first.
         let down = MillisecondDate.whole(instant, .down)
         let milliseconds = down.timeIntervalSince1970 * 1000
-        isDecidable = MillisecondDate.isValid(milliseconds)
         given = instant
-        self.instant =
-            isDecidable
-            ? down
-            : MillisecondDate.date(
-                milliseconds: milliseconds > MillisecondDate.latest ? MillisecondDate.latest : MillisecondDate.earliest)
+        if let decidable = RuleInstant(instant: down) {
+            (isDecidable, self.instant) = (true, decidable)
+        } else {
+            isDecidable = false
+            self.instant = milliseconds > MillisecondDate.latest ? .latest : .earliest
+        }
         self.environment = environment
         self.catalog = catalog
         catalogProducts = catalog?.products ?? [:]
@@ -59,7 +60,7 @@ protocol RebuildStage {
 }
 
 extension RebuildStage {
-    var instant: Date { scope.instant }
+    var instant: RuleInstant { scope.instant }
     var environment: Environment { scope.environment }
     var catalog: ProductCatalog? { scope.catalog }
     var catalogProducts: [ProductID: ProductCatalog.Product] { scope.catalogProducts }
@@ -100,7 +101,7 @@ struct NotificationFacts {
 /// it was signed.
 struct AppleStatusNotice: Hashable {
     var status: SubscriptionStatus
-    var date: Date
+    var signed: RuleInstant
     var source: AppleStatusSource
 }
 
@@ -147,7 +148,8 @@ struct Candidate {
     /// The transaction's position in the admitted transactions.
     var index: Int
     var state: AccessState
-    var expiresDate: Date?
+    /// When the access the state describes ends: the expiry, grace end or end reported.
+    var expires: RuleInstant?
     var willRenew: Bool?
     var revocation: Revocation?
     /// What the chain's renewal side shows, for the newest transaction of a subscription chain.
@@ -160,7 +162,7 @@ struct Candidate {
 
 /// A revocation of one transaction: when, and its cause as stated or inferred.
 struct Revocation {
-    var date: Date
+    var at: RuleInstant
     var cause: RevocationCauseFinding
     /// The REVOKE notification that revoked the transaction, when its snapshot carries no revocationDate.
     var event: ChainEvent?

@@ -13,10 +13,11 @@ struct ReportedCandidate: RebuildStage {
     static let rules: [DecisionRule] = [DecisionRule.familySharing, .offers, .evidence]
     let scope: RebuildScope
 
-    /// The decision for one product from every candidate that names it.
+    /// The decision for one product from every candidate that names it; `dates` holds the dates admission made of
+    /// each transaction of `store`, position by position.
     func decision(
-        for productId: String, from candidates: [Candidate], store: Store, facts: NotificationFacts,
-        log: inout DiagnosticsLog
+        for productId: String, from candidates: [Candidate], store: Store, dates: [TransactionDates],
+        facts: NotificationFacts, log: inout DiagnosticsLog
     ) -> (decision: ProductDecision, facts: ProductFacts)? {
         // One pass: the granting candidate to report (PURCHASED first, then the longest access, then the lowest
         // transaction id), and the newest candidate, for where none grants.
@@ -24,18 +25,20 @@ struct ReportedCandidate: RebuildStage {
         var granting: Int?
         var newest: Int?
         for position in candidates.indices {
-            let (index, ends) = (candidates[position].index, candidates[position].expiresDate)
+            let (index, ends) = (candidates[position].index, candidates[position].expires)
             if candidates[position].state.grantsAccess {
                 if let best = granting,
                     !Self.grantsLonger(
-                        index, until: ends, than: candidates[best].index, until: candidates[best].expiresDate,
+                        index, until: ends, than: candidates[best].index, until: candidates[best].expires,
                         store: store)
                 {
                     continue
                 }
                 granting = position
             } else if granting == nil {
-                if let best = newest, !Self.isNewer(index, than: candidates[best].index, store: store) { continue }
+                if let best = newest, !Self.isNewer(index, than: candidates[best].index, store: store, dates: dates) {
+                    continue
+                }
                 newest = position
             }
         }
@@ -43,14 +46,14 @@ struct ReportedCandidate: RebuildStage {
         let chosen = candidates[position]
         guard let base = store.baseAddress else { return nil }
         let decision = decision(
-            for: productId, reporting: chosen, of: base + chosen.index, granting: granting != nil,
-            candidates: candidates, facts: facts, log: &log)
+            for: productId, reporting: chosen, of: base + chosen.index, dates: dates[chosen.index],
+            granting: granting != nil, candidates: candidates, facts: facts, log: &log)
         // Field by field: a copy of the payload would retain every one of its strings.
         return (
             decision,
             ProductFacts(
                 originalPurchaseDate: store[chosen.index].originalPurchaseDate,
-                latestPurchaseDate: store[chosen.index].purchaseDate, revocationDate: chosen.revocation?.date,
+                latestPurchaseDate: dates[chosen.index].purchase?.date, revocationDate: chosen.revocation?.at.date,
                 renewal: chosen.renewal)
         )
     }
@@ -58,7 +61,7 @@ struct ReportedCandidate: RebuildStage {
     /// Whether the candidate of the transaction at `index`, granting until `ends`, is reported rather than the best
     /// so far among granting candidates.
     private static func grantsLonger(
-        _ index: Int, until ends: Date?, than best: Int, until bestEnds: Date?, store: Store
+        _ index: Int, until ends: RuleInstant?, than best: Int, until bestEnds: RuleInstant?, store: Store
     ) -> Bool {
         // Compared one key at a time, so that the transaction ids are read only between equals.
         let isPurchased = store[index].inAppOwnershipType == .purchased
@@ -71,18 +74,19 @@ struct ReportedCandidate: RebuildStage {
 
     /// Whether the transaction at `index` is newer than the one at `best`: purchased later, or at once with a greater
     /// transaction id.
-    private static func isNewer(_ index: Int, than best: Int, store: Store) -> Bool {
-        (store[best].purchaseDate ?? .distantPast, store[best].id)
-            < (store[index].purchaseDate ?? .distantPast, store[index].id)
+    private static func isNewer(_ index: Int, than best: Int, store: Store, dates: [TransactionDates]) -> Bool {
+        (dates[best].purchase ?? .distantPast, store[best].id)
+            < (dates[index].purchase ?? .distantPast, store[index].id)
     }
 
     /// The decision reporting `chosen`, whose transaction is read in place, field by field.
     private func decision(
         for productId: String, reporting chosen: Candidate, of transaction: UnsafePointer<TransactionPayload>,
-        granting: Bool,
-        candidates: [Candidate], facts: NotificationFacts, log: inout DiagnosticsLog
+        dates: TransactionDates, granting: Bool, candidates: [Candidate], facts: NotificationFacts,
+        log: inout DiagnosticsLog
     ) -> ProductDecision {
-        var reasons = Self.snapshotReasons(transaction, facts: facts, capacity: chosen.reasons.count + 2)
+        var reasons = Self.snapshotReasons(
+            transaction, signed: dates.signed, facts: facts, capacity: chosen.reasons.count + 2)
         reasons += chosen.reasons
         let distinct = Self.distinctTransactions(candidates)
         if distinct > 1 {
@@ -102,7 +106,7 @@ struct ReportedCandidate: RebuildStage {
             state: chosen.state,
             ownership: transaction.pointee.inAppOwnershipType,
             revocation: chosen.revocation?.cause,
-            expiresDate: chosen.expiresDate,
+            expiresDate: chosen.expires?.date,
             willRenew: type == .autoRenewable ? chosen.willRenew : nil,
             // Only an auto-renewable subscription has a plan to cancel or change, and only its purchaser manages it.
             canManage: type == .autoRenewable && transaction.pointee.inAppOwnershipType == .purchased,
@@ -131,12 +135,14 @@ struct ReportedCandidate: RebuildStage {
 
     /// The evidence every decision starts with: the snapshot used and the notifications that carried it.
     static func snapshotReasons(
-        _ transaction: UnsafePointer<TransactionPayload>, facts: NotificationFacts, capacity: Int = 0
+        _ transaction: UnsafePointer<TransactionPayload>, signed: RuleInstant?, facts: NotificationFacts,
+        capacity: Int = 0
     ) -> [Reason] {
         var reasons: [Reason] = []
         reasons.reserveCapacity(capacity + 1)
-        if let signed = transaction.pointee.signedDate {
-            reasons.append(Reason(.snapshots, .newestSnapshot(transactionId: transaction.pointee.id, signed: signed)))
+        if let signed {
+            reasons.append(
+                Reason(.snapshots, .newestSnapshot(transactionId: transaction.pointee.id, signed: signed.date)))
         }
         guard !facts.notifications.isEmpty, let transactionId = transaction.pointee.transactionId,
             let mentions = facts.notifications[transactionId]

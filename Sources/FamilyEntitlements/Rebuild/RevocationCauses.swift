@@ -17,27 +17,31 @@ struct RevocationCauses: RebuildStage {
     /// snapshot's `revocationDate` and the chain's events. Takes the dates rather than the payload, so that a
     /// long chain is read in place. `grantingUntil` is when the transaction stops granting otherwise (its expiry or
     /// replacement): a REVOKE from then on finds nothing left to end.
-    func revocationDate(revoked: Date?, purchased: Date?, grantingUntil: Date?, events: ChainEvents) -> Date? {
-        var earliest: Date?
+    func revokedAt(
+        revoked: RuleInstant?, purchased: RuleInstant?, grantingUntil: RuleInstant?, events: ChainEvents
+    ) -> RuleInstant? {
+        var earliest: RuleInstant?
         if let date = revoked, date <= instant {
             earliest = date
         }
         if !events.isEmpty,
             let event = revokeEvent(purchased: purchased, grantingUntil: grantingUntil, events: events)
         {
-            earliest = min(earliest ?? event.date, event.date)
+            earliest = min(earliest ?? event.signed, event.signed)
         }
         return earliest
     }
 
-    /// The revocation of a transaction by the instant of evaluation, with its cause. `grantingUntil` is when the
+    /// The revocation of a transaction by the instant of evaluation, with its cause, from the dates admission made of it
+    /// (`dates`) and the chain's events. `grantingUntil` is when the
     /// transaction stops granting otherwise (its expiry or replacement; nil where nothing ends it): a REVOKE only ends
     /// what it could still end, so one signed from then on leaves the transaction its own end.
     func revocation(
-        of transaction: TransactionPayload, grantingUntil: Date?, events: ChainEvents, log: inout DiagnosticsLog
+        of transaction: TransactionPayload, dates: TransactionDates, grantingUntil: RuleInstant?, events: ChainEvents,
+        log: inout DiagnosticsLog
     ) -> Revocation? {
         var found: Revocation?
-        if let date = transaction.revocationDate, date <= instant {
+        if let date = dates.revocation, date <= instant {
             if let type = transaction.revocationType, !type.isKnown {
                 log.report(
                     .unknownRevocationType,
@@ -53,13 +57,13 @@ struct RevocationCauses: RebuildStage {
             let finding = RevocationCauseFinding.of(transaction)
             // A revocation Apple sent without its date is dated by the rebuild: its cause is inferred too.
             let implied = transaction.transactionId.map(events.impliedRevocations.contains) ?? false
-            found = Revocation(date: date, cause: implied ? .inferred(finding.cause) : finding, event: nil)
+            found = Revocation(at: date, cause: implied ? .inferred(finding.cause) : finding, event: nil)
         }
-        if let event = revokeEvent(purchased: transaction.purchaseDate, grantingUntil: grantingUntil, events: events),
+        if let event = revokeEvent(purchased: dates.purchase, grantingUntil: grantingUntil, events: events),
             case .revoke(let cause) = event.kind,
-            found.map({ event.date < $0.date }) ?? true
+            found.map({ event.signed < $0.at }) ?? true
         {
-            found = Revocation(date: event.date, cause: .inferred(cause), event: event)
+            found = Revocation(at: event.signed, cause: .inferred(cause), event: event)
         }
         return found
     }
@@ -70,29 +74,29 @@ struct RevocationCauses: RebuildStage {
             return Reason(
                 .revocationCause,
                 .revoked(
-                    transactionId: transaction.id, at: revocation.date, cause: revocation.cause.cause,
+                    transactionId: transaction.id, at: revocation.at.date, cause: revocation.cause.cause,
                     revocationType: transaction.revocationType, revocationReason: transaction.revocationReason,
                     ownership: transaction.inAppOwnershipType))
         }
         return Reason(
             .revocationCause,
             .revokedByNotification(
-                event.notification, signed: event.date,
+                event.notification, signed: event.signed.date,
                 originalTransactionId: OriginalTransactionID(transaction.originalTransactionId ?? transaction.id),
                 cause: revocation.cause.cause))
     }
 
     /// The earliest REVOKE without revocationDate that ends the transaction: signed from its purchase, by the instant,
     /// and before it stopped granting otherwise (rule 7: a revocation ends only what it could still end).
-    private func revokeEvent(purchased: Date?, grantingUntil: Date?, events: ChainEvents) -> ChainEvent? {
+    private func revokeEvent(purchased: RuleInstant?, grantingUntil: RuleInstant?, events: ChainEvents) -> ChainEvent? {
         guard let purchase = purchased else { return nil }
         // From the purchase's millisecond taken down, as the events' dates are (rule 1): a REVOKE signed in the
         // millisecond of the purchase revokes it.
-        guard let event = events.first(.revoke, from: MillisecondDate.whole(purchase, .down), through: instant) else {
+        guard let event = events.first(.revoke, from: purchase.whole(.down), through: instant) else {
             return nil
         }
         // The events come in order of date: where the earliest comes after the end, so do the others.
-        if let end = grantingUntil, !(event.date < end) { return nil }
+        if let end = grantingUntil, !(event.signed < end) { return nil }
         return event
     }
 }

@@ -39,3 +39,101 @@ enum RuleDates {
         return "\(name) \(date.evidenceText), after the year 9999"
     }
 }
+
+/// A date a rule may compare: finite, and within the years the readers accept, so that every comparison is one of
+/// numbers that IEEE 754 orders and every date a rule derives from it can be written.
+///
+/// The one door into the rules (parse, don't validate): admission makes one from each date of an entry that a rule
+/// reads, through `init?(_:)`, which holds it to `RuleDates`; the rebuild makes its instant through
+/// `init?(instant:)`. A rule receives these and never reads a payload's `Date` itself, so it never meets NaN, an
+/// infinity or seconds written for milliseconds. The exact value is kept: rounding to the millisecond happens where a
+/// comparison asks for it (`whole(_:)`).
+struct RuleInstant: Comparable, Hashable, Sendable {
+    /// The date as it came, for the report and the evidence.
+    let date: Date
+
+    private init(unchecked date: Date) { self.date = date }
+
+    /// The date of an entry, where a rule may read it: within `RuleDates` (rule 10); nil otherwise.
+    init?(_ date: Date) {
+        guard RuleDates.contains(date) else { return nil }
+        self.date = date
+    }
+
+    /// The instant of a rebuild: any date the readers accept, since an instant before the App Store opened is a real
+    /// question (its customer is `new`); nil for NaN, an infinity or a date outside the years 1 to 9999.
+    init?(instant: Date) {
+        guard MillisecondDate.isValid(instant.timeIntervalSince1970 * 1000) else { return nil }
+        self.date = instant
+    }
+
+    /// The first and the last instants the readers accept (`MillisecondDate`): where an instant the rebuild cannot
+    /// decide at is held, so that its report can be written.
+    static let earliest = RuleInstant(unchecked: MillisecondDate.date(milliseconds: MillisecondDate.earliest))
+    static let latest = RuleInstant(unchecked: MillisecondDate.date(milliseconds: MillisecondDate.latest))
+
+    /// Before every date a rule reads: Foundation's `distantPast`, the first instant of year 1.
+    static let distantPast = RuleInstant(unchecked: .distantPast)
+    /// After every date a rule reads: the first instant of year 10000, which no reader accepts, so that it is only
+    /// ever compared, never written. Foundation's `distantFuture` (year 4001) comes before dates Apple may sign.
+    static let distantFuture = RuleInstant(unchecked: Date(timeIntervalSince1970: 253_402_300_800))
+
+    /// The date at its whole millisecond, taken `.down` (ends, revocations, the instant) or `.up` (purchases), the
+    /// direction that never grants (rule 1). Both ends of the range are whole milliseconds, so the result stays in it.
+    func whole(_ rule: FloatingPointRoundingRule) -> RuleInstant {
+        RuleInstant(unchecked: MillisecondDate.whole(date, rule))
+    }
+
+    /// Whether `whole(_:)` gives the date back in either direction.
+    var isWhole: Bool { MillisecondDate.isWhole(date) }
+
+    /// The date as the evidence writes it.
+    var evidenceText: String { date.evidenceText }
+
+    /// Compared as numbers of seconds, never NaN: the same order as `Date`'s.
+    static func < (lhs: RuleInstant, rhs: RuleInstant) -> Bool {
+        lhs.date.timeIntervalSince1970 < rhs.date.timeIntervalSince1970
+    }
+
+    static func == (lhs: RuleInstant, rhs: RuleInstant) -> Bool {
+        lhs.date.timeIntervalSince1970 == rhs.date.timeIntervalSince1970
+    }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(date.timeIntervalSince1970) }
+}
+
+extension Optional where Wrapped == Date {
+    /// The date as a rule may read it, nil where it is absent or outside `RuleDates`: for admission, the one door.
+    var ruleInstant: RuleInstant? { flatMap { RuleInstant($0) } }
+}
+
+/// The dates of an admitted transaction that the rules read, each a `RuleInstant`, made once by admission
+/// (`Impossibility.parse`). Admission then takes its ends down to their whole milliseconds and gives a snapshot that
+/// says it is revoked without a revocationDate its revocation (rule 7); the payload keeps its dates as they came.
+struct TransactionDates {
+    var purchase: RuleInstant?
+    var expires: RuleInstant?
+    var revocation: RuleInstant?
+    var signed: RuleInstant?
+
+    /// Whether expiresDate or revocationDate holds a fraction of a millisecond, as Xcode signs them.
+    var hasFractionalEnds: Bool {
+        expires.map { !$0.isWhole } == true || revocation.map { !$0.isWhole } == true
+    }
+
+    /// Takes the ends down to their whole milliseconds, in the direction that never grants (rule 1).
+    mutating func takeEndsDown() {
+        expires = expires?.whole(.down)
+        revocation = revocation?.whole(.down)
+    }
+
+    /// Rule 7: a snapshot that `saysRevoked` (a revocationReason or a revocationType) without a revocationDate is
+    /// revoked from its own signedDate (its purchase where it has none, or where it was signed before it), taken down
+    /// to its whole millisecond, so that the revocation never precedes the purchase it ends. Apple documents no such
+    /// shape, but Get Transaction History answers so for a family member's copy after the member left: reading the
+    /// fields as saying nothing would let the copy grant. Nil for any other snapshot.
+    func impliedRevocation(saysRevoked: Bool) -> RuleInstant? {
+        guard revocation == nil, saysRevoked, let purchase else { return nil }
+        return max(signed ?? purchase, purchase).whole(.down)
+    }
+}

@@ -18,12 +18,12 @@ struct SubscriptionChains: RebuildStage {
     func evaluateChain(_ context: ChainContext, log: inout DiagnosticsLog) -> [Candidate] {
         let chain = context.chain
         // Per product of the chain (a handful at most): the newest transaction and the one granting longest.
-        var products = [(newest: Int, granting: Int?, end: Date)](
+        var products = [(newest: Int, granting: Int?, end: RuleInstant)](
             repeating: (0, nil, .distantPast), count: chain.productIds.count)
         for index in chain.indices {
             let entry = chain.entries[index]
             products[entry.product].newest = index
-            guard entry.purchaseDate <= instant, let end = accessEnd(of: index, in: context), instant < end,
+            guard entry.purchase <= instant, let end = accessEnd(of: index, in: context), instant < end,
                 products[entry.product].granting == nil || products[entry.product].end < end
             else { continue }
             products[entry.product].granting = index
@@ -43,17 +43,17 @@ struct SubscriptionChains: RebuildStage {
     /// When a transaction of a chain stops granting: its expiry, its replacement by another product, or revocation.
     /// Inlined into the chain's one loop over its entries, as it was before revocations took the end into account.
     @inline(__always)
-    private func accessEnd(of index: Int, in context: ChainContext) -> Date? {
+    private func accessEnd(of index: Int, in context: ChainContext) -> RuleInstant? {
         let entry = context.chain.entries[index]
-        guard var end = entry.expiresDate else { return nil }
+        guard var end = entry.expires else { return nil }
         if let replaced = replacementDate(of: index, in: context) {
             end = min(end, replaced)
         }
         // A REVOKE finds nothing left to end in an older transaction after its end; the chain's newest may still grant
         // in a grace period after its expiry, which the REVOKE ends.
         let isNewest = index == context.chain.entries.count - 1
-        if let revocation = revocations.revocationDate(
-            revoked: entry.revocationDate, purchased: entry.purchaseDate, grantingUntil: isNewest ? nil : end,
+        if let revocation = revocations.revokedAt(
+            revoked: entry.revocation, purchased: entry.purchase, grantingUntil: isNewest ? nil : end,
             events: context.events)
         {
             end = min(end, revocation)
@@ -63,25 +63,24 @@ struct SubscriptionChains: RebuildStage {
 
     /// When another product replaced this transaction before it expired (an upgrade or crossgrade), if it did.
     @inline(__always)
-    private func replacementDate(of index: Int, in context: ChainContext) -> Date? {
+    private func replacementDate(of index: Int, in context: ChainContext) -> RuleInstant? {
         let entries = context.chain.entries
-        if let next = context.nextOtherProduct[index], let expires = entries[index].expiresDate,
-            entries[next].purchaseDate < expires
+        if let next = context.nextOtherProduct[index], let expires = entries[index].expires,
+            entries[next].purchase < expires
         {
             // The other product's purchase ends this one: at its whole millisecond taken down (rule 1).
-            return MillisecondDate.whole(entries[next].purchaseDate, .down)
+            return entries[next].purchase.whole(.down)
         }
         if entries[index].isUpgraded {
-            return MillisecondDate.whole(
-                max(entries[index].purchaseDate, entries[index].signedDate ?? entries[index].purchaseDate), .down)
+            return max(entries[index].purchase, entries[index].signed ?? entries[index].purchase).whole(.down)
         }
         return nil
     }
 
     /// The replacement of a transaction, with the transaction of the other product where the history holds it.
-    private func replacement(of index: Int, in context: ChainContext) -> (date: Date, by: TransactionPayload?)? {
+    private func replacement(of index: Int, in context: ChainContext) -> (at: RuleInstant, by: TransactionPayload?)? {
         guard let date = replacementDate(of: index, in: context) else { return nil }
-        if let next = context.nextOtherProduct[index], context.chain.entries[next].purchaseDate == date {
+        if let next = context.nextOtherProduct[index], context.chain.entries[next].purchase == date {
             return (date, context.chain[next])
         }
         return (date, nil)
@@ -91,17 +90,18 @@ struct SubscriptionChains: RebuildStage {
         candidate(context.chain[index], at: index, in: context, log: &log)
     }
 
-    /// Evaluates `transaction`, read in place at `index` of the chain.
+    /// Evaluates `transaction`, read in place at `index` of the chain, from the dates of its entry.
     private func candidate(
         _ transaction: TransactionPayload, at index: Int, in context: ChainContext, log: inout DiagnosticsLog
     ) -> Candidate {
         let (chain, renewalInfo, events) = (context.chain, context.renewalInfo, context.events)
-        guard let expires = transaction.expiresDate, let purchase = transaction.purchaseDate else {
+        let dates = chain.entries[index].dates
+        guard let expires = dates.expires, let purchase = dates.purchase else {
             log.report(
                 .missingExpiresDate,
                 "auto-renewable transaction \(transaction.id) has no expiresDate; it grants nothing")
             return Candidate(
-                index: chain.storeIndex(index), state: .undetermined, expiresDate: nil, willRenew: false,
+                index: chain.storeIndex(index), state: .undetermined, expires: nil, willRenew: false,
                 revocation: nil,
                 reasons: [Reason(.autoRenewableSubscriptions, .missingExpiresDate(transactionId: transaction.id))])
         }
@@ -110,45 +110,46 @@ struct SubscriptionChains: RebuildStage {
         // As in `accessEnd(of:in:)`: the chain's newest may still grant in a grace period after its expiry.
         let isNewest = index == chain.entries.count - 1
         let revocation = revocations.revocation(
-            of: transaction, grantingUntil: isNewest ? nil : min(expires, replacement?.date ?? expires), events: events,
-            log: &log)
+            of: transaction, dates: dates, grantingUntil: isNewest ? nil : min(expires, replacement?.at ?? expires),
+            events: events, log: &log)
         var end = expires
-        if let revocation { end = min(end, revocation.date) }
-        if let replacement { end = min(end, replacement.date) }
+        if let revocation { end = min(end, revocation.at) }
+        if let replacement { end = min(end, replacement.at) }
 
         var state: AccessState
-        var expiresDate: Date? = expires
+        var expiresDate: RuleInstant? = expires
         if purchase <= instant, instant < end {
             state = .active
             reasons.append(
                 Reason(
                     .autoRenewableSubscriptions,
                     .subscriptionGrants(
-                        transactionId: transaction.id, ownership: transaction.inAppOwnershipType, from: purchase,
-                        until: end)))
+                        transactionId: transaction.id, ownership: transaction.inAppOwnershipType, from: purchase.date,
+                        until: end.date)))
         } else if let revocation {
             state = .revoked
             reasons.append(revocations.reason(of: revocation, for: transaction))
-        } else if let replacement, replacement.date <= instant {
+        } else if let replacement, replacement.at <= instant {
             state = .upgraded
             reasons.append(Self.reason(transaction, replacedBy: replacement))
         } else if index == chain.count - 1 {
             (state, expiresDate) = renewalState(
-                of: transaction, renewalInfo: renewalInfo, events: events, into: &reasons)
+                of: transaction, dates: dates, renewalInfo: renewalInfo, events: events, into: &reasons)
         } else {
             state = .expired
             reasons.append(
                 Reason(
                     .autoRenewableSubscriptions,
-                    .expiredAndFollowed(transactionId: transaction.id, expires: expires)))
+                    .expiredAndFollowed(transactionId: transaction.id, expires: expires.date)))
         }
         let willRenew = willRenew(
             state: state, renewalInfo: renewalInfo, transaction: transaction, into: &reasons, log: &log)
         var candidate = Candidate(
-            index: chain.storeIndex(index), state: state, expiresDate: expiresDate, willRenew: willRenew,
+            index: chain.storeIndex(index), state: state, expires: expiresDate, willRenew: willRenew,
             revocation: state == .revoked ? revocation : nil, reasons: reasons)
         if index == chain.count - 1 {
-            candidate.renewal = renewalFacts(of: transaction, state: state, willRenew: willRenew, in: context)
+            candidate.renewal = renewalFacts(
+                of: transaction, dates: dates, state: state, willRenew: willRenew, in: context)
         }
         return candidate
     }
@@ -157,30 +158,31 @@ struct SubscriptionChains: RebuildStage {
     /// instant: the grace period's end and a pending change of product from a renewal info that describes it, when
     /// billing began to fail while it still fails, and when auto-renew was turned off while it stays off.
     private func renewalFacts(
-        of transaction: TransactionPayload, state: AccessState, willRenew: Bool?, in context: ChainContext
+        of transaction: TransactionPayload, dates: TransactionDates, state: AccessState, willRenew: Bool?,
+        in context: ChainContext
     ) -> RenewalFacts {
         var facts = RenewalFacts()
-        let purchase = transaction.purchaseDate ?? .distantPast
-        if let renewalInfo = context.renewalInfo, let signed = renewalInfo.signedDate, signed >= purchase {
+        let purchase = dates.purchase ?? .distantPast
+        if let renewalInfo = context.renewalInfo, let signed = renewalInfo.signed, signed >= purchase {
             if renewalInfo.isInBillingRetryPeriod == true {
-                facts.gracePeriodExpiresDate = renewalInfo.gracePeriodExpiresDate
+                facts.gracePeriodExpiresDate = renewalInfo.graceEnd?.date
             }
             if let next = renewalInfo.autoRenewProductId, next != transaction.productId {
                 facts.autoRenewProductId = ProductID(next)
             }
         }
         guard !context.notices.isEmpty || state == .gracePeriod || state == .billingRetry else { return facts }
-        let known = context.notices.filter { $0.date >= purchase && $0.date <= instant }
+        let known = context.notices.filter { $0.signed >= purchase && $0.signed <= instant }
         if state == .gracePeriod || state == .billingRetry {
             facts.billingIssueDetectedAt =
-                known.lazy.filter { $0.kind == .billingIssue }.map(\.date).min() ?? transaction.expiresDate
+                (known.lazy.filter { $0.kind == .billingIssue }.map(\.signed).min() ?? dates.expires)?.date
         }
         if willRenew == false,
             let last = known.filter({ $0.kind != .billingIssue }).max(by: {
-                ($0.date, $0.kind.rawValue) < ($1.date, $1.kind.rawValue)
+                ($0.signed, $0.kind.rawValue) < ($1.signed, $1.kind.rawValue)
             }), last.kind == .autoRenewDisabled
         {
-            facts.unsubscribeDetectedAt = last.date
+            facts.unsubscribeDetectedAt = last.signed.date
         }
         return facts
     }
@@ -205,17 +207,17 @@ struct SubscriptionChains: RebuildStage {
         let chain = context.chain
         guard
             // The latest, ties broken by status, then by the source, so that the order of entries never matters.
-            let latest = statuses.filter({ $0.date <= instant }).max(by: {
-                ($0.date, $0.status.rawValue) != ($1.date, $1.status.rawValue)
-                    ? ($0.date, $0.status.rawValue) < ($1.date, $1.status.rawValue) : $0.source < $1.source
+            let latest = statuses.filter({ $0.signed <= instant }).max(by: {
+                ($0.signed, $0.status.rawValue) != ($1.signed, $1.status.rawValue)
+                    ? ($0.signed, $0.status.rawValue) < ($1.signed, $1.status.rawValue) : $0.source < $1.source
             }),
-            chain.entries.allSatisfy({ ($0.signedDate ?? $0.purchaseDate) <= latest.date }),
-            (context.renewalInfo?.signedDate).map({ $0 <= latest.date }) ?? true,
+            chain.entries.allSatisfy({ ($0.signed ?? $0.purchase) <= latest.signed }),
+            (context.renewalInfo?.signed).map({ $0 <= latest.signed }) ?? true,
             let newest = chain.indices.last.map({ chain.storeIndex($0) })
         else { return 0 }
         // Everything the chain's evaluation reads was signed by the status's instant; what happened after it (an
         // expiry, the end of a grace period, a REVOKE) is read only up to the instant evaluated at.
-        let then = scope.at(latest.date)
+        let then = scope.at(latest.signed.date)
         var read = 0
         var evaluated = candidates
         if then.instant < instant {
@@ -237,7 +239,7 @@ struct SubscriptionChains: RebuildStage {
         guard !agrees else { return read }
         log.report(
             .appleStatusDisagrees,
-            "Apple's status \(latest.status.rawValue) in \(latest.source.text) signed \(latest.date.evidenceText), "
+            "Apple's status \(latest.status.rawValue) in \(latest.source.text) signed \(latest.signed.evidenceText), "
                 + "after everything else known of original transaction \(originalId), "
                 + "disagrees with the state \(state.rawValue) the history gives at that instant; the history may lack "
                 + "an entry or hold a wrong one"
@@ -247,56 +249,58 @@ struct SubscriptionChains: RebuildStage {
 
     /// The state of a chain whose newest transaction has expired: grace period, billing retry or expired.
     private func renewalState(
-        of transaction: TransactionPayload, renewalInfo: RenewalInfoPayload?, events: ChainEvents,
-        into reasons: inout [Reason]
-    ) -> (AccessState, Date?) {
-        let expires = transaction.expiresDate ?? .distantPast
-        let purchase = transaction.purchaseDate ?? .distantPast
+        of transaction: TransactionPayload, dates: TransactionDates, renewalInfo: AdmittedRenewalInfo?,
+        events: ChainEvents, into reasons: inout [Reason]
+    ) -> (AccessState, RuleInstant?) {
+        let expires = dates.expires ?? .distantPast
+        let purchase = dates.purchase ?? .distantPast
         func earliest(_ filter: ChainEvents.Filter) -> ChainEvent? {
             events.first(filter, from: purchase, through: instant)
         }
         if let expired = earliest(.expired) {
             reasons.append(
                 Reason(
-                    .autoRenewableSubscriptions, .endedByNotification(expired.notification, signed: expired.date)))
+                    .autoRenewableSubscriptions,
+                    .endedByNotification(expired.notification, signed: expired.signed.date)))
             return (.expired, expires)
         }
-        guard let renewalInfo, let signed = renewalInfo.signedDate, signed >= purchase,
+        guard let renewalInfo, let signed = renewalInfo.signed, signed >= purchase,
             renewalInfo.isInBillingRetryPeriod == true
         else {
             reasons.append(
                 Reason(
                     .autoRenewableSubscriptions,
-                    .expiredWithoutBillingRetry(transactionId: transaction.id, expires: expires)))
+                    .expiredWithoutBillingRetry(transactionId: transaction.id, expires: expires.date)))
             return (.expired, expires)
         }
         if instant >= Self.billingRetryEnd(after: expires) {
-            reasons.append(Reason(.autoRenewableSubscriptions, .billingRetryOver(expires: expires)))
+            reasons.append(Reason(.autoRenewableSubscriptions, .billingRetryOver(expires: expires.date)))
             return (.expired, expires)
         }
         let graceEnded = earliest(.gracePeriodExpired)
-        if let grace = renewalInfo.gracePeriodExpiresDate, grace > instant, graceEnded == nil {
+        if let grace = renewalInfo.graceEnd, grace > instant, graceEnded == nil {
             reasons.append(
                 Reason(
                     .autoRenewableSubscriptions,
-                    .gracePeriod(transactionId: transaction.id, until: grace, renewalInfoSigned: signed)))
+                    .gracePeriod(transactionId: transaction.id, until: grace.date, renewalInfoSigned: signed.date)))
             return (.gracePeriod, grace)
         }
         if let graceEnded {
             reasons.append(
                 Reason(
                     .autoRenewableSubscriptions,
-                    .gracePeriodEndedByNotification(graceEnded.notification, signed: graceEnded.date)))
+                    .gracePeriodEndedByNotification(graceEnded.notification, signed: graceEnded.signed.date)))
         }
         reasons.append(
             Reason(
-                .autoRenewableSubscriptions, .billingRetry(transactionId: transaction.id, renewalInfoSigned: signed)))
+                .autoRenewableSubscriptions,
+                .billingRetry(transactionId: transaction.id, renewalInfoSigned: signed.date)))
         return (.billingRetry, expires)
     }
 
     /// Rule 6: the newest renewal info's autoRenewStatus while the subscription has access or is in billing retry.
     private func willRenew(
-        state: AccessState, renewalInfo: RenewalInfoPayload?, transaction: TransactionPayload,
+        state: AccessState, renewalInfo: AdmittedRenewalInfo?, transaction: TransactionPayload,
         into reasons: inout [Reason], log: inout DiagnosticsLog
     ) -> Bool? {
         guard state == .active || state == .gracePeriod || state == .billingRetry else { return false }
@@ -317,16 +321,16 @@ struct SubscriptionChains: RebuildStage {
 
     /// The evidence of a replacement: by the transaction of another product, or by an isUpgraded snapshot.
     private static func reason(
-        _ transaction: TransactionPayload, replacedBy replacement: (date: Date, by: TransactionPayload?)
+        _ transaction: TransactionPayload, replacedBy replacement: (at: RuleInstant, by: TransactionPayload?)
     ) -> Reason {
         guard let by = replacement.by else {
             return Reason(
-                .upgradesAndDowngrades, .markedUpgraded(transactionId: transaction.id, from: replacement.date))
+                .upgradesAndDowngrades, .markedUpgraded(transactionId: transaction.id, from: replacement.at.date))
         }
         return Reason(
             .upgradesAndDowngrades,
             .replaced(
-                transactionId: transaction.id, at: replacement.date, by: by.id,
+                transactionId: transaction.id, at: replacement.at.date, by: by.id,
                 productId: by.productId.map(ProductID.init(rawValue:))))
     }
 
@@ -336,4 +340,10 @@ struct SubscriptionChains: RebuildStage {
     /// The instant billing retry ends for a subscription that expired at `expires`: the same date wherever it is
     /// compared, so that `validUntil` names exactly the instant the rebuild changes its decision.
     static func billingRetryEnd(after expires: Date) -> Date { expires.addingTimeInterval(billingRetryLimit) }
+
+    /// `billingRetryEnd(after:)` of a rule's date; after every date a rule reads where it would leave the years a
+    /// report holds, since no instant reaches it.
+    static func billingRetryEnd(after expires: RuleInstant) -> RuleInstant {
+        RuleInstant(instant: billingRetryEnd(after: expires.date)) ?? .distantFuture
+    }
 }

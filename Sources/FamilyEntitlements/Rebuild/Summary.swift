@@ -38,7 +38,7 @@ struct Summary: RebuildStage {
                     + "catalog so that other apps' entries grant nothing")
         }
         return EntitlementReport(
-            asOf: instant, environment: environment,
+            asOf: instant.date, environment: environment,
             customer: unread.any ? .inactive(.undetermined) : customer(of: products, namesAPurchase: namesAPurchase),
             products: products, entitlements: entitlements, diagnostics: log.sorted, entitlementDecisions: decisions)
     }

@@ -226,7 +226,7 @@ package struct Staleness: RebuildStage {
         let earliestRetried: Date
 
         init(_ staleness: Staleness) {
-            instant = staleness.instant
+            instant = staleness.instant.date
             catalogProducts = staleness.catalogProducts
             hasDurations = catalogProducts.values.contains { $0.duration != nil }
             earliest = instant.addingTimeInterval(-0.002)
@@ -236,8 +236,10 @@ package struct Staleness: RebuildStage {
         // Rule 1 decides at whole milliseconds: an end at its millisecond taken down, a start or a signedDate from the
         // millisecond taken up. Both are boundaries, so that none is missed whichever way a date is taken.
         func add(_ date: Date?, _ reach: @autoclosure () -> Reach, _ body: (Date, Reach) -> Void) {
-            // A date after the years a report holds is no boundary: the rebuild decides nothing there (rule 1).
-            guard let date, date > earliest, MillisecondDate.isValid(date.timeIntervalSince1970 * 1000) else { return }
+            // Read through the one door to the rules' dates: a date no rule reads (rule 10) makes its entry impossible
+            // at every instant, so it is no boundary; nor is a date derived past the years a report holds.
+            // Most of a long history's dates lie before the instant: compared first, which NaN never passes.
+            guard let date, date > earliest, let date = RuleInstant(date)?.date else { return }
             let (down, up) = (MillisecondDate.whole(date, .down), MillisecondDate.whole(date, .up))
             if down > instant { body(down, reach()) }
             if up != down, up > instant { body(up, reach()) }
@@ -290,8 +292,8 @@ extension Candidate {
     /// Whether the candidate decides as `other` does: every field that choosing the reported candidate, its
     /// decision, its facts and the summary read, the reasons aside.
     func decides(as other: Candidate) -> Bool {
-        index == other.index && state == other.state && expiresDate == other.expiresDate
-            && willRenew == other.willRenew && revocation?.date == other.revocation?.date
+        index == other.index && state == other.state && expires == other.expires
+            && willRenew == other.willRenew && revocation?.at == other.revocation?.at
             && revocation?.cause == other.revocation?.cause && renewal == other.renewal
     }
 }

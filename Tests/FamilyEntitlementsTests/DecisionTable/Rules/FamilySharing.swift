@@ -30,6 +30,18 @@ extension DecisionRow {
                     }
                 ]),
             DecisionRow(
+                rule: .familySharing,
+                name: "two purchases of one product: the one without end is reported before one ending however late",
+                source: "decision table: PURCHASED preferred, then the longest access; an end after the year 4001 "
+                    + "(Foundation's distantFuture) is still an end",
+                history: History(transactions: [
+                    Given.subscription("5602", Given.lifetime, from: 0, to: 1_100_000),
+                    Given.oneTime("5601", Given.lifetime, type: .nonConsumable, on: 0),
+                ]), asOf: 5,
+                products: [
+                    ProductExpectation(Given.lifetime, .active, access: true) { $0.transactionId = .equals("5601") }
+                ]),
+            DecisionRow(
                 rule: .familySharing, name: "family copy revoked, own purchase left: still granted by the purchase",
                 source: "apple-facts 4: re-read the whole history, another transaction may still entitle",
                 history: History(transactions: [
