@@ -97,8 +97,14 @@ public struct EntitlementDecision: Hashable, Sendable {
             if rank(product.ownership) != rank(other.ownership) {
                 return rank(product.ownership) < rank(other.ownership)
             }
-            let (end, otherEnd) = (product.expiresDate ?? .distantFuture, other.expiresDate ?? .distantFuture)
-            if end != otherEnd { return end > otherEnd }
+            // No end outlasts every end: compared as optionals, since Foundation's distantFuture (4001) comes
+            // before dates the readers accept.
+            switch (product.expiresDate, other.expiresDate) {
+            case (nil, nil): break
+            case (nil, _?): return true
+            case (_?, nil): return false
+            case (let end?, let otherEnd?): if end != otherEnd { return end > otherEnd }
+            }
         } else {
             let purchased = facts?.latestPurchaseDate ?? .distantPast
             let otherPurchased = otherFacts?.latestPurchaseDate ?? .distantPast

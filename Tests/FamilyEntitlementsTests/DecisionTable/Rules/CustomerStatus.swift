@@ -220,6 +220,21 @@ extension DecisionRow {
                 entitlementDecisions: ["premium": lifetime, "season": nothing]),
             DecisionRow(
                 rule: .customerStatus,
+                name: "one answer per entitlement: no end answers before an end however late, even after the year "
+                    + "4001",
+                source: "decision table: the answer says how long the customer keeps access; Foundation's "
+                    + "distantFuture (4001) is no stand-in for no end, since readers accept dates up to 9999",
+                history: History(transactions: [
+                    Given.subscription("1308", Given.yearly, from: 0, to: 1_100_000),
+                    Given.oneTime("1330", Given.lifetime, type: .nonConsumable, on: 5),
+                ]), asOf: 10, catalog: premium,
+                products: [
+                    ProductExpectation(Given.lifetime, .active, access: true),
+                    ProductExpectation(Given.yearly, .active, access: true),
+                ],
+                entitlementDecisions: ["premium": lifetime, "season": nothing]),
+            DecisionRow(
+                rule: .customerStatus,
                 name: "one answer per entitlement: among granting purchases, the longest access answers, though "
                     + "its product id sorts after the other's",
                 source: "decision table: the answer says how long the customer keeps access",
