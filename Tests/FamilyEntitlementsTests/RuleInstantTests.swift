@@ -56,6 +56,8 @@ struct RuleInstantTests {
         #expect(RuleInstant.latest < .distantFuture && RuleInstant.earliest < .distantFuture)
         #expect(!MillisecondDate.isValid(RuleInstant.distantFuture.date.timeIntervalSince1970 * 1000))
         #expect(Date.distantFuture < RuleDates.latest)
+        // distantPast is Foundation's, written as a literal.
+        #expect(RuleInstant.distantPast.date == Date.distantPast)
     }
 
     /// The files of `Sources/FamilyEntitlements/Rebuild` that may name a payload's dates: the door itself, the reader of
@@ -100,5 +102,16 @@ struct RuleInstantTests {
             let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
             #expect(Self.dateReads(in: text).isEmpty, "\(file): \(Self.dateReads(in: text))")
         }
+    }
+}
+
+/// The sizes docs/performance.md and the types' comments give, which a long history's passes over them rely on.
+struct RuleInstantLayoutTests {
+    @Test("a RuleInstant is a date's 8 bytes, TransactionDates 33, and a chain entry and its record 48")
+    func sizes() {
+        #expect(MemoryLayout<RuleInstant>.size == 8)
+        #expect(MemoryLayout<TransactionDates>.size == 33)
+        #expect(MemoryLayout<ChainEntry>.stride == 48)
+        #expect(MemoryLayout<ChainRecord>.stride == 48)
     }
 }

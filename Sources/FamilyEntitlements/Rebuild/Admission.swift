@@ -826,6 +826,7 @@ struct Impossibility: OptionSet {
 
     /// The impossible values of `transaction`, read in place, and the dates a rule may read of it (`TransactionDates`):
     /// the one place a transaction's dates become `RuleInstant`s, so that a date is checked once, here.
+    @inline(__always)
     static func parse(_ transaction: UnsafePointer<TransactionPayload>) -> (Impossibility, TransactionDates) {
         var flags: Impossibility = []
         if transaction.pointee.transactionId?.isEmpty == true { flags.insert(.emptyTransactionId) }

@@ -16,32 +16,29 @@ typealias Store = UnsafeBufferPointer<TransactionPayload>
 /// A long history does not fit in the processor's caches, and a chain's transactions lie scattered through it;
 /// reading these few fields in one sequential pass, then evaluating from them, keeps the rebuild close to linear.
 ///
-/// An entry takes 48 bytes (41 with 7 to spare, which `ChainRecord` uses), rather than the 80 of its fields as optionals
+/// An entry takes 48 bytes (42 with 6 to spare, which `ChainRecord` uses), rather than the 80 of its fields as optionals
 /// and integers: a long history's chains are far larger than the caches, and each pass over them fetches fewer lines
-/// from memory. The optional dates are kept as dates with a flag each, and the position and product as 32-bit numbers.
+/// from memory. The optional dates are kept as `TransactionDates`, dates with a flag each, and the position and product
+/// as 32-bit numbers.
 /// Both are below 2^31: the position is that of a payload in an array (2^31 payloads would take over a terabyte), and
 /// the product's number is at most the count of such positions.
 struct ChainEntry {
-    let purchase: RuleInstant
-    private var expiresValue: RuleInstant
-    private var revocationValue: RuleInstant
-    private var signedValue: RuleInstant
     private var position: Int32
     private var productNumber: Int32
-    /// Which of the three dates are present, and isUpgraded.
-    private var flags: UInt8
+    /// The dates admission made of the transaction.
+    let dates: TransactionDates
+    let isUpgraded: Bool
 
     /// The entry of the admitted transaction at `index`, of the product numbered `product`, from the dates admission
     /// made of it (admission keeps no transaction without a purchaseDate).
     init(index: Int, product: Int, dates: TransactionDates, isUpgraded: Bool) {
-        (position, productNumber, purchase) = (Int32(index), Int32(product), dates.purchase ?? .distantPast)
-        (expiresValue, revocationValue, signedValue) = (
-            dates.expires ?? .distantPast, dates.revocation ?? .distantPast, dates.signed ?? .distantPast
-        )
-        flags =
-            (dates.expires == nil ? 0 : 1) | (dates.revocation == nil ? 0 : 2) | (dates.signed == nil ? 0 : 4)
-            | (isUpgraded ? 8 : 0)
+        (position, productNumber, self.dates, self.isUpgraded) = (Int32(index), Int32(product), dates, isUpgraded)
     }
+
+    var purchase: RuleInstant { dates.purchase ?? .distantPast }
+    var expires: RuleInstant? { dates.expires }
+    var revocation: RuleInstant? { dates.revocation }
+    var signed: RuleInstant? { dates.signed }
 
     /// The transaction's position in the admitted transactions.
     var index: Int { Int(position) }
@@ -51,16 +48,6 @@ struct ChainEntry {
         get { Int(productNumber) }
         set { productNumber = Int32(newValue) }
     }
-
-    /// The dates admission made of the transaction, as `TransactionDates`.
-    var dates: TransactionDates {
-        TransactionDates(purchase: purchase, expires: expires, revocation: revocation, signed: signed)
-    }
-
-    var expires: RuleInstant? { flags & 1 != 0 ? expiresValue : nil }
-    var revocation: RuleInstant? { flags & 2 != 0 ? revocationValue : nil }
-    var signed: RuleInstant? { flags & 4 != 0 ? signedValue : nil }
-    var isUpgraded: Bool { flags & 8 != 0 }
 }
 
 /// The entries of one chain as the history gives them, with the chain's products.

@@ -69,14 +69,19 @@ struct RuleInstant: Comparable, Hashable, Sendable {
 
     /// The first and the last instants the readers accept (`MillisecondDate`): where an instant the rebuild cannot
     /// decide at is held, so that its report can be written.
-    static let earliest = RuleInstant(unchecked: MillisecondDate.date(milliseconds: MillisecondDate.earliest))
-    static let latest = RuleInstant(unchecked: MillisecondDate.date(milliseconds: MillisecondDate.latest))
+    static var earliest: RuleInstant {
+        RuleInstant(unchecked: MillisecondDate.date(milliseconds: MillisecondDate.earliest))
+    }
+    static var latest: RuleInstant {
+        RuleInstant(unchecked: MillisecondDate.date(milliseconds: MillisecondDate.latest))
+    }
 
-    /// Before every date a rule reads: Foundation's `distantPast`, the first instant of year 1.
-    static let distantPast = RuleInstant(unchecked: .distantPast)
+    /// Before every date a rule reads: Foundation's `distantPast` (0000-12-30, proleptic Gregorian). These four are computed
+    /// from literals, never stored, so that reading one is a constant rather than a check that a global was made.
+    static var distantPast: RuleInstant { RuleInstant(unchecked: Date(timeIntervalSince1970: -62_135_769_600)) }
     /// After every date a rule reads: the first instant of year 10000, which no reader accepts, so that it is only
     /// ever compared, never written. Foundation's `distantFuture` (year 4001) comes before dates Apple may sign.
-    static let distantFuture = RuleInstant(unchecked: Date(timeIntervalSince1970: 253_402_300_800))
+    static var distantFuture: RuleInstant { RuleInstant(unchecked: Date(timeIntervalSince1970: 253_402_300_800)) }
 
     /// The date at its whole millisecond, taken `.down` (ends, revocations, the instant) or `.up` (purchases), the
     /// direction that never grants (rule 1). Both ends of the range are whole milliseconds, so the result stays in it.
@@ -110,21 +115,72 @@ extension Optional where Wrapped == Date {
 /// The dates of an admitted transaction that the rules read, each a `RuleInstant`, made once by admission
 /// (`Impossibility.parse`). Admission then takes its ends down to their whole milliseconds and gives a snapshot that
 /// says it is revoked without a revocationDate its revocation (rule 7); the payload keeps its dates as they came.
+///
+/// Held in 33 bytes (the four instants and a flag of presence each), not the 57 of four optionals: admission keeps one
+/// per transaction, and a chain entry holds one, so that a long history's passes fetch fewer lines from memory.
 struct TransactionDates {
-    var purchase: RuleInstant?
-    var expires: RuleInstant?
-    var revocation: RuleInstant?
-    var signed: RuleInstant?
+    private var purchaseValue: RuleInstant
+    private var expiresValue: RuleInstant
+    private var revocationValue: RuleInstant
+    private var signedValue: RuleInstant
+    /// Which of the four are present: purchase, expires, revocation, signed, from the lowest bit. An absent one holds
+    /// `distantPast`.
+    private var present: UInt8
+
+    init(
+        purchase: RuleInstant? = nil, expires: RuleInstant? = nil, revocation: RuleInstant? = nil,
+        signed: RuleInstant? = nil
+    ) {
+        let none = RuleInstant.distantPast
+        (purchaseValue, expiresValue, revocationValue, signedValue) = (
+            purchase ?? none, expires ?? none, revocation ?? none, signed ?? none
+        )
+        present =
+            (purchase == nil ? 0 : 1) | (expires == nil ? 0 : 2) | (revocation == nil ? 0 : 4) | (signed == nil ? 0 : 8)
+    }
+
+    var purchase: RuleInstant? {
+        get { present & 1 != 0 ? purchaseValue : nil }
+        set {
+            if let newValue { purchaseValue = newValue }
+            present = newValue == nil ? present & ~1 : present | 1
+        }
+    }
+
+    var expires: RuleInstant? {
+        get { present & 2 != 0 ? expiresValue : nil }
+        set {
+            if let newValue { expiresValue = newValue }
+            present = newValue == nil ? present & ~2 : present | 2
+        }
+    }
+
+    var revocation: RuleInstant? {
+        get { present & 4 != 0 ? revocationValue : nil }
+        set {
+            if let newValue { revocationValue = newValue }
+            present = newValue == nil ? present & ~4 : present | 4
+        }
+    }
+
+    var signed: RuleInstant? {
+        get { present & 8 != 0 ? signedValue : nil }
+        set {
+            if let newValue { signedValue = newValue }
+            present = newValue == nil ? present & ~8 : present | 8
+        }
+    }
 
     /// Whether expiresDate or revocationDate holds a fraction of a millisecond, as Xcode signs them.
+    @inline(__always)
     var hasFractionalEnds: Bool {
-        expires.map { !$0.isWhole } == true || revocation.map { !$0.isWhole } == true
+        (present & 2 != 0 && !expiresValue.isWhole) || (present & 4 != 0 && !revocationValue.isWhole)
     }
 
     /// Takes the ends down to their whole milliseconds, in the direction that never grants (rule 1).
     mutating func takeEndsDown() {
-        expires = expires?.whole(.down)
-        revocation = revocation?.whole(.down)
+        expiresValue = expiresValue.whole(.down)
+        revocationValue = revocationValue.whole(.down)
     }
 
     /// Rule 7: a snapshot that `saysRevoked` (a revocationReason or a revocationType) without a revocationDate is
