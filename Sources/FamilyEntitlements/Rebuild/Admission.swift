@@ -258,7 +258,7 @@ struct Admission: RebuildStage {
                 if dates.signed == nil { admitted.undated.append(index) }
                 if let implied = dates.impliedRevocation(saysRevoked: transaction.pointee.saysRevoked) {
                     impliedRevocations.append((index, implied))
-                    dates.revocation = implied
+                    dates.revoke(at: implied)
                 }
                 admitted.dates.append(dates)
                 noteChained(
@@ -557,7 +557,7 @@ struct Admission: RebuildStage {
                 let implied = dates.impliedRevocation(saysRevoked: transaction.saysRevoked)
                 if let implied {
                     transaction.revocationDate = implied.date
-                    dates.revocation = implied
+                    dates.revoke(at: implied)
                 }
                 transaction.takeEndsDown()
                 dates.takeEndsDown()

@@ -230,9 +230,8 @@ struct ChainEvents: ExpressibleByArrayLiteral {
     /// revocationDate: revoked from the snapshot's signedDate, their cause inferred (rule 7).
     var impliedRevocations: Set<String> = []
 
-    init(arrayLiteral events: ChainEvent...) {
-        for event in events { append(event) }
-    }
+    /// Only the empty literal, `[]`: events are appended one by one as admission finds them.
+    init(arrayLiteral events: Never...) {}
 
     var isEmpty: Bool { revokes.isEmpty && expired.isEmpty && gracePeriodExpired.isEmpty }
 

@@ -139,42 +139,24 @@ struct TransactionDates {
             (purchase == nil ? 0 : 1) | (expires == nil ? 0 : 2) | (revocation == nil ? 0 : 4) | (signed == nil ? 0 : 8)
     }
 
-    var purchase: RuleInstant? {
-        get { present & 1 != 0 ? purchaseValue : nil }
-        set {
-            if let newValue { purchaseValue = newValue }
-            present = newValue == nil ? present & ~1 : present | 1
-        }
-    }
+    var purchase: RuleInstant? { present & 1 != 0 ? purchaseValue : nil }
 
-    var expires: RuleInstant? {
-        get { present & 2 != 0 ? expiresValue : nil }
-        set {
-            if let newValue { expiresValue = newValue }
-            present = newValue == nil ? present & ~2 : present | 2
-        }
-    }
+    var expires: RuleInstant? { present & 2 != 0 ? expiresValue : nil }
 
-    var revocation: RuleInstant? {
-        get { present & 4 != 0 ? revocationValue : nil }
-        set {
-            if let newValue { revocationValue = newValue }
-            present = newValue == nil ? present & ~4 : present | 4
-        }
-    }
+    var revocation: RuleInstant? { present & 4 != 0 ? revocationValue : nil }
 
-    var signed: RuleInstant? {
-        get { present & 8 != 0 ? signedValue : nil }
-        set {
-            if let newValue { signedValue = newValue }
-            present = newValue == nil ? present & ~8 : present | 8
-        }
-    }
+    var signed: RuleInstant? { present & 8 != 0 ? signedValue : nil }
 
     /// Whether expiresDate or revocationDate holds a fraction of a millisecond, as Xcode signs them.
     @inline(__always)
     var hasFractionalEnds: Bool {
         (present & 2 != 0 && !expiresValue.isWhole) || (present & 4 != 0 && !revocationValue.isWhole)
+    }
+
+    /// Revokes the transaction at `date`, as a snapshot that says it is revoked without a revocationDate is (rule 7).
+    mutating func revoke(at date: RuleInstant) {
+        revocationValue = date
+        present |= 4
     }
 
     /// Takes the ends down to their whole milliseconds, in the direction that never grants (rule 1).

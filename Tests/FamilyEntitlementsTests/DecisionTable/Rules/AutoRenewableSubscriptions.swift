@@ -124,6 +124,18 @@ extension DecisionRow {
                 products: [ProductExpectation(Given.monthly, .billingRetry, access: false)]),
             DecisionRow(
                 rule: .autoRenewableSubscriptions,
+                name: "two GRACE_PERIOD_EXPIRED of one period: the first ends the grace period, a later one does not "
+                    + "postpone it",
+                source: "apple-facts 3 and 7: GRACE_PERIOD_EXPIRED takes effect when it is signed",
+                history: History(
+                    transactions: [first, second], renewalInfos: [inGrace],
+                    notifications: [
+                        Given.notification(.gracePeriodExpired, signed: 66, transaction: second),
+                        Given.notification(.gracePeriodExpired, signed: 62, transaction: second),
+                    ]), asOf: 64,
+                products: [ProductExpectation(Given.monthly, .billingRetry, access: false)]),
+            DecisionRow(
+                rule: .autoRenewableSubscriptions,
                 name: "DID_RENEW BILLING_RECOVERY: access again, recorded as a recovery, not a new purchase",
                 source: "apple-facts 3 and 7: BILLING_RECOVERY restores access",
                 history: History(

@@ -167,6 +167,26 @@ extension DecisionRow {
                     }
                 ], customer: .equals(.inactive), customerReason: .equals(.familyRevocation)),
             DecisionRow(
+                rule: .revocationCause,
+                name: "two REVOKEs of one member's copy: the earlier one revokes, a later one does not postpone it",
+                source: "apple-facts 4: REVOKE ends access when it is signed; a repeat says nothing new",
+                history: History(
+                    transactions: [shared],
+                    notifications: [Given.notification(.revoke, signed: 16, transaction: shared), revoke]),
+                asOf: 12,
+                products: [
+                    ProductExpectation(Given.monthly, .revoked, access: false) {
+                        $0.revocationCause = .equals(.familyRevocation)
+                        $0.reasons = [
+                            Reason(
+                                .revocationCause,
+                                .revokedByNotification(
+                                    Given.mention(.revoke, signed: 10), signed: Given.day(10),
+                                    originalTransactionId: "7101", cause: .familyRevocation))
+                        ]
+                    }
+                ], customer: .equals(.inactive), customerReason: .equals(.familyRevocation)),
+            DecisionRow(
                 rule: .revocationCause, name: "exactly at a REVOKE's signedDate: revoked, familyRevocation",
                 source: "apple-facts 4: REVOKE ends access",
                 history: History(transactions: [shared], notifications: [revoke]), asOf: 10,
