@@ -140,7 +140,8 @@ enum FuzzProperty {
         for instant in instants(of: history) {
             for environment in [Environment.production, .sandbox] {
                 let report = rebuildEntitlements(history: history, asOf: instant, environment: environment)
-                if rebuildEntitlements(history: reversed, asOf: instant, environment: environment) != report {
+                let other = rebuildEntitlements(history: reversed, asOf: instant, environment: environment)
+                if mirrored(other, of: history) != report {
                     fail("the rebuild depends on the order of the entries")
                 }
                 for product in report.products where product.hasAccess {
@@ -244,6 +245,45 @@ enum FuzzProperty {
         let codes = Set(report.diagnostics.map(\.code.rawValue)).sorted()
         return "\(report.customerStatus) \(String(describing: report.customerReason)) \(products) "
             + "\(report.entitlements.sorted { $0.key < $1.key }) \(codes)"
+    }
+
+    /// The report of the reversed history with each entry named where it stands in `history`: a path such as
+    /// `notifications[k]` names, in the reversed history, the entry at `count - 1 - k` of the history as given. So the
+    /// order property still asks that every diagnostic and reason name the same entry, not merely the same position.
+    static func mirrored(_ report: EntitlementReport, of history: History) -> EntitlementReport {
+        let counts = [
+            "transactions": history.transactions.count, "renewalInfos": history.renewalInfos.count,
+            "notifications": history.notifications.count,
+            "subscriptionStatuses": history.subscriptionStatuses.count,
+        ]
+        func mirror(_ text: String) -> String {
+            var result = ""
+            var rest = Substring(text)
+            while let open = rest.firstIndex(of: "[") {
+                let name = rest[..<open].reversed().prefix { $0.isLetter }
+                let digits = rest[rest.index(after: open)...].prefix { $0.isASCII && $0.isNumber }
+                let close = rest.index(open, offsetBy: digits.count + 1)
+                guard let count = counts[String(name.reversed())], let index = Int(digits), index < count,
+                    close < rest.endIndex, rest[close] == "]"
+                else {
+                    result += rest[...open]
+                    rest = rest[rest.index(after: open)...]
+                    continue
+                }
+                result += rest[...open] + String(count - 1 - index) + "]"
+                rest = rest[rest.index(after: close)...]
+            }
+            return result + rest
+        }
+        var report = report
+        report.diagnostics = report.diagnostics.map { Diagnostic($0.code, message: mirror($0.message)) }.sorted()
+        for index in report.products.indices {
+            report.products[index].reasons = report.products[index].reasons.map {
+                guard case .unreadEntries(let paths) = $0.fact else { return $0 }
+                return Reason($0.rule, .unreadEntries(paths: paths.map(mirror).sorted()))
+            }
+        }
+        return report
     }
 
     static func instants(of history: History) -> [Date] {

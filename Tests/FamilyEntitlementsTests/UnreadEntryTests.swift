@@ -81,6 +81,30 @@ struct UnreadEntryTests {
         #expect(!report.diagnostics.contains { $0.code == .undecodedSignedString })
     }
 
+    @Test(
+        "an unread string is named where it stands: the history in another order names the same entry at its new place"
+    )
+    func unreadNamedWhereItStands() throws {
+        let (built, _) = try Self.signedOnlyRevoke()
+        let renewal = NotificationBuilder.notification(
+            .didRenew, transaction: built.transactions.first, signed: Date(timeIntervalSince1970: 1_768_000_000))
+        let forward = History(transactions: built.transactions, notifications: built.notifications + [renewal])
+        let backward = History(transactions: built.transactions, notifications: [renewal] + built.notifications)
+        let reports = [forward, backward].map { rebuildEntitlements(history: $0, asOf: Self.instant) }
+        for (report, position) in zip(reports, [0, 1]) {
+            let path = "notifications[\(position)].data.signedTransactionInfo"
+            #expect(report.diagnostics.map(\.message).allSatisfy { $0.hasPrefix("at \(path): ") }, "\(position)")
+            #expect(report.diagnostics.map(\.code) == [.undecodedSignedString])
+            #expect(report.products.flatMap(\.reasons).contains(Reason(.unknownValues, .unreadEntries(paths: [path]))))
+            #expect(report.customer == .inactive(.undetermined))
+        }
+        // Apart from the position named, the two decide alike.
+        var renamed = reports[1]
+        renamed.diagnostics = reports[0].diagnostics
+        for index in renamed.products.indices { renamed.products[index].reasons = reports[0].products[index].reasons }
+        #expect(renamed == reports[0])
+    }
+
     @Test("a notification body whose signedPayload cannot be read is an inactive, undetermined customer, not new")
     func unreadableBody() throws {
         let decoded = try History.decodeUnverified(Data(#"{"signedPayload":"not-a-jws"}"#.utf8))
