@@ -65,6 +65,13 @@ struct NewestSnapshots: RebuildStage {
                 store[index].isUpgraded == true ? 0 : 1, snapshot.expires ?? .distantPast
             )
         }
+        // Where the snapshot's access ends at the latest: its revocation or its expiry, whichever comes first; nil for
+        // none (a lifetime purchase never revoked).
+        func end(_ index: Int) -> RuleInstant? {
+            let snapshot = dates[index]
+            guard let revocation = snapshot.revocation else { return snapshot.expires }
+            return snapshot.expires.map { min($0, revocation) } ?? revocation
+        }
         var inconsistent: Set<Key> = []
         var newest = newest(
             offered, seeded: &seeded, key: { store[$0].transactionId.flatMap(key) },
@@ -80,7 +87,10 @@ struct NewestSnapshots: RebuildStage {
         if !admitted.undated.isEmpty {
             settleUndated(
                 admitted.undated, in: &newest, key: { store[$0].transactionId.flatMap(key) }, id: id,
-                grantsLess: { restriction($0) < restriction($1) },
+                grantsLess: { undated, dated in
+                    restriction(undated) < restriction(dated) && store[undated].type == store[dated].type
+                        && end(dated).map { dated in end(undated).map { $0 <= dated } ?? false } ?? true
+                },
                 precedes: {
                     restriction($0) != restriction($1)
                         ? restriction($0) < restriction($1)
@@ -119,11 +129,14 @@ struct NewestSnapshots: RebuildStage {
     }
 
     /// Rule 1: an undated snapshot cannot be placed before or after a dated one of its transaction, so where the
-    /// snapshot chosen among the dated ones meets undated ones, an undated one that grants less (`grantsLess`: revoked,
-    /// then the earlier revocation, upgraded, the earlier expiry) is used instead, the least of them (`precedes`, the
-    /// JSON between equals), and the meeting is reported. Where they grant alike, the dated one, placed in time, stays:
-    /// an undated snapshot never decides by the order of its JSON alone. Where only undated snapshots are known by the
-    /// instant, they were chosen among as before, each counting as signed at the beginning of time.
+    /// snapshot chosen among the dated ones meets undated ones, an undated one that grants less at every instant
+    /// (`grantsLess`: less as at a tie, revoked, then the earlier revocation, upgraded, the earlier expiry; of the same
+    /// product type; its access ending, by revocation or expiry, no later than the dated one's) is used instead, the
+    /// least of them (`precedes`, the JSON between equals), and the meeting is reported. An undated snapshot revoked
+    /// after the dated one's access ends, or of a type the dated one does not state, would grant more somewhere, so it
+    /// is not used. Where they grant alike, the dated one, placed in time, stays: an undated snapshot never decides by
+    /// the order of its JSON alone. Where only undated snapshots are known by the instant, they were chosen among as
+    /// before, each counting as signed at the beginning of time.
     private func settleUndated<Positions: SnapshotPositions>(
         _ undated: [Int], in newest: inout Positions, key: (Int) -> Positions.Key?, id: (Positions.Key) -> String,
         grantsLess: (Int, Int) -> Bool, precedes: (Int, Int) -> Bool, isDated: (Int) -> Bool,

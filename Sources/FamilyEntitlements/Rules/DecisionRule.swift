@@ -73,8 +73,9 @@ public enum DecisionRule: Int, CaseIterable, Hashable, Sendable, Codable, Custom
             one by its notification's. An entry that still cannot be placed is reported (undated_entry): one that \
             ends access (a REVOKE, REFUND, EXPIRED or GRACE_PERIOD_EXPIRED) still ends what it names, from the \
             purchase of the transaction it carries; one that grants never grants; an undated snapshot beside the \
-            dated one used for its transaction is used instead where it grants less (as at a tie), never where they \
-            grant alike; an undated Apple status \
+            dated one used for its transaction is used instead where it grants less at every instant (less as at a \
+            tie, of the same product type, its access ending no later), never where they grant alike or where it \
+            would grant more at some instant; an undated Apple status \
             is skipped; a single undated snapshot that competes with nothing is decided by its own dates. An \
             instant that is not finite or lies after 9999 decides nothing (invalid_instant): nothing grants and the \
             customer is inactive (undetermined); an instant before the App Store opened is a real question.

@@ -146,6 +146,38 @@ extension DecisionRow {
                 diagnostics: [.undatedEntry, .unknownProductType]),
             DecisionRow(
                 rule: .snapshots,
+                name: "an undated snapshot revoked after the instant beside a dated one of unknown type: the dated "
+                    + "one speaks, a revocation ahead never lends the copy a type",
+                source: source + "ends what it names; an undated snapshot is used only where it grants less at every "
+                    + "instant (found by the fuzzer)",
+                history: History(transactions: [
+                    Given.oneTime("1510", Given.lifetime, type: nil, on: 0),
+                    Given.oneTime("1510", Given.lifetime, type: .nonConsumable, on: 0) {
+                        $0.signedDate = nil
+                        $0.revocationDate = Given.day(10)
+                        $0.revocationReason = .otherReason
+                    },
+                ]), asOf: 1,
+                products: [ProductExpectation(Given.lifetime, .undetermined, access: false)],
+                diagnostics: [.undatedEntry, .unknownProductType]),
+            DecisionRow(
+                rule: .snapshots,
+                name: "an undated refund that ends after the dated expiry: the dated expiry stands, the refund does "
+                    + "not reopen the weeks between",
+                source: source + "ends what it names; an undated snapshot is used only where it grants less at every "
+                    + "instant",
+                history: History(transactions: [
+                    Given.subscription("1511", from: 0, to: 30),
+                    undated(
+                        Given.subscription("1511", from: 0, to: 60) {
+                            $0.revocationDate = Given.day(45)
+                            $0.revocationType = .refundFull
+                        }),
+                ]), asOf: 35,
+                products: [ProductExpectation(Given.monthly, .expired, access: false)],
+                diagnostics: [.undatedEntry]),
+            DecisionRow(
+                rule: .snapshots,
                 name: "a single undated snapshot that competes with nothing: decided as before, granting by its dates",
                 source: "decision table: nothing else speaks for the transaction, so its own dates decide",
                 history: History(transactions: [undated(Given.subscription("1502", from: 0, to: 30))]), asOf: 5,
