@@ -15,10 +15,11 @@ import FamilyEntitlements
 ///
 /// - Which snapshot counts: of each transaction (and each chain's renewal infos), the newest signed by the instant,
 ///   every one tied at that signedDate for renewal infos and any one of them for transactions (the rebuild settles a
-///   tie of transaction snapshots by their JSON). A snapshot without signedDate counts as signed at the beginning of
-///   time; the rebuild, which lets the one that grants less win where an undated snapshot meets a dated one, grants no
-///   more. Where none is signed by the instant, any snapshot signed later may count: an audit of a past instant often
-///   has nothing else.
+///   tie of transaction snapshots by their JSON). A nested snapshot without signedDate counts as signed with its
+///   notification (or the other nested payload, where the notification has no date), as rule 1 places it, and any
+///   other snapshot without one as signed at the beginning of time; the rebuild, which lets the one that grants less
+///   win where an undated snapshot meets a dated one, grants no more. Where none is signed by the instant, any
+///   snapshot signed later may count: an audit of a past instant often has nothing else.
 /// - Trusted: of the rebuild's environment, with a transactionId, an originalTransactionId, a non-empty productId and a
 ///   purchaseDate. A newer snapshot of another environment or none is the one that counts, and it grants nothing.
 /// - Possible: purchased by the instant, expiry after purchase, quantity at least 1 and price not negative where
@@ -79,7 +80,14 @@ enum NoOverGrant {
             var infos = history.renewalInfos
             for notification in history.notifications {
                 guard let data = notification.data else { continue }
-                if let transaction = data.transactionInfo {
+                // Rule 1: a nested payload without signedDate was signed with its notification, or with the other
+                // nested payload where the notification has no date either.
+                let placed =
+                    notification.signedDate
+                    ?? [data.transactionInfo?.signedDate, data.renewalInfo?.signedDate].compactMap { $0 }
+                    .filter { Self.isInRange($0) }.max()
+                if var transaction = data.transactionInfo {
+                    if transaction.signedDate == nil { transaction.signedDate = placed }
                     transactions.append(transaction)
                     if !Self.isInRange(notification.signedDate), let id = transaction.transactionId {
                         untrusted.insert(id)
@@ -92,7 +100,10 @@ enum NoOverGrant {
                         revokes[original, default: []].append(signed)
                     }
                 }
-                if let info = data.renewalInfo { infos.append(info) }
+                if var info = data.renewalInfo {
+                    if info.signedDate == nil { info.signedDate = placed }
+                    infos.append(info)
+                }
             }
             for transaction in transactions {
                 if let id = transaction.transactionId { snapshots[id, default: []].append(transaction) }

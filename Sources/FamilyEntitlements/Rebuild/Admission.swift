@@ -507,11 +507,21 @@ struct Admission: RebuildStage {
                     + "and renewal info were still evaluated")
         }
         guard let data = notification.data else { return }
+        // Rule 1: a notification without signedDate is placed by its nested payloads' (signed when it was), and a
+        // nested payload without one by its notification's.
+        let placed = notification.signedDate.ruleInstant ?? Self.newestSignedDate(of: data)
         guard admits(data.environment, what: name, log: &log),
             admits(bundleId: data.bundleId, what: name, &admitted, log: &log)
         else {
-            if let transaction = data.transactionInfo { admitted.reject(transaction) }
-            if let renewalInfo = data.renewalInfo { admitted.reject(renewalInfo) }
+            // Left out where it stands in time, so that a snapshot it would have replaced is not trusted either.
+            if var transaction = data.transactionInfo {
+                if transaction.signedDate == nil { transaction.signedDate = placed?.date }
+                admitted.reject(transaction)
+            }
+            if var renewalInfo = data.renewalInfo {
+                if renewalInfo.signedDate == nil { renewalInfo.signedDate = placed?.date }
+                admitted.reject(renewalInfo)
+            }
             return
         }
         // Rule 10: a signed string without its decoded contents was never read, so it might name any chain.
@@ -531,9 +541,6 @@ struct Admission: RebuildStage {
             if let renewalInfo = data.renewalInfo { admitted.reject(renewalInfo, untrusted: true) }
             return
         }
-        // Rule 1: a notification without signedDate is placed by its nested payloads' (signed when it was), and a
-        // nested payload without one by its notification's.
-        let placed = notification.signedDate.ruleInstant ?? Self.newestSignedDate(of: data)
         let ends = Self.endingTypes.contains(type)
         if placed == nil, !ends {
             // A notification that grants and cannot be placed in time never grants: its nested entries are left out.

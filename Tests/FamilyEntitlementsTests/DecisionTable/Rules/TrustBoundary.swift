@@ -202,6 +202,43 @@ extension DecisionRow {
                 ]),
             DecisionRow(
                 rule: .snapshots,
+                name: "a notification's transaction without signedDate is signed with its notification, not at the "
+                    + "beginning of time: before both notifications, the earlier one's snapshot speaks",
+                source: "apple-facts 4: a notification and the payloads it carries are signed together; rule 1: a "
+                    + "snapshot signed after the instant is used where nothing is known by then, the earliest first "
+                    + "(found by the fuzzer)",
+                history: History(notifications: [
+                    Given.notification(
+                        .subscribed, .initialBuy, signed: 1,
+                        transaction: Given.subscription("1512", from: 0, to: 30, ownership: .familyShared, signed: 1)),
+                    Given.notification(
+                        .revoke, signed: 10,
+                        transaction: undated(
+                            Given.subscription("1512", from: 0, to: 30, ownership: .familyShared) {
+                                $0.type = nil
+                                $0.expiresDate = nil
+                            })),
+                ]), asOf: 0.5,
+                products: [ProductExpectation(Given.monthly, .active, access: true)],
+                diagnostics: [.signedAfterInstant]),
+            DecisionRow(
+                rule: .snapshots,
+                name: "a Sandbox REVOKE whose transaction has no signedDate is left out where its notification stands: "
+                    + "the older Production snapshot it might have replaced is not trusted to grant",
+                source: "apple-facts 4 and 10: a notification's payloads are signed with it; production refuses "
+                    + "sandbox, and a snapshot left out might have spoken for the instant (found by the fuzzer)",
+                history: History(notifications: [
+                    Given.notification(
+                        .subscribed, .initialBuy, signed: 1,
+                        transaction: Given.subscription("1513", from: 0, to: 30, ownership: .familyShared, signed: 1)),
+                    Given.notification(
+                        .revoke, signed: 10,
+                        transaction: undated(Given.subscription("1513", from: 0, to: 30, ownership: .familyShared)),
+                        environment: .sandbox),
+                ]), asOf: 15, products: [], customer: .equals(.inactive), customerReason: .equals(.undetermined),
+                diagnostics: [.foreignEnvironment, .untrustedSnapshot]),
+            DecisionRow(
+                rule: .snapshots,
                 name: "a REVOKE with no signedDate anywhere: it still ends the copy it names, from its purchase",
                 source: source + "ends what it names; a REVOKE only ever takes access away",
                 history: History(
