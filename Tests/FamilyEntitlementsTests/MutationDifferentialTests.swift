@@ -106,6 +106,32 @@ enum DecisionDigest {
 struct MutationDifferentialTests {
     static let output = ProcessInfo.processInfo.environment["MUTATION_DIFFERENTIAL_OUT"]
 
+    /// Tests/decision-digests.tsv: one line per case, the hash of its lines and its name, in the order of the cases.
+    static let baseline = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("decision-digests.tsv")
+
+    /// Each case's digest line for the baseline file.
+    static func digests() -> [String] {
+        DecisionDigest.cases.map { "\(DecisionDigest.hash(DecisionDigest.lines(of: $0)))\t\($0.name)" }
+    }
+
+    /// What the library decides is pinned by a file: a change to the engine that changes any decision, validUntil,
+    /// evidence, diagnostic, ledger answer or compaction of over two thousand histories fails here, naming the cases.
+    /// A change that means to decide differently writes the file again (`REGENERATE_DECISION_DIGESTS=1 swift test
+    /// --filter decisionsMatchTheBaseline`) and says so in CHANGELOG.md; the diff of the file names every case it moved.
+    @Test("every history decides as Tests/decision-digests.tsv records")
+    func decisionsMatchTheBaseline() throws {
+        let digests = Self.digests()
+        if ProcessInfo.processInfo.environment["REGENERATE_DECISION_DIGESTS"] != nil {
+            try (digests.joined(separator: "\n") + "\n").write(to: Self.baseline, atomically: true, encoding: .utf8)
+        }
+        let recorded = try String(contentsOf: Self.baseline, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(recorded.count == digests.count, "cases: \(digests.count) now, \(recorded.count) recorded")
+        let moved = zip(recorded, digests).filter { $0 != $1 }.map { $0.1 }
+        #expect(moved.isEmpty, "\(moved.count) cases decide otherwise than recorded, first: \(moved.prefix(10))")
+        #expect(recorded.count > 2_000)
+    }
+
     @Test("the histories number over a thousand, of every kind, and every facet is decided")
     func historiesAreManyAndVaried() {
         let cases = DecisionDigest.cases
