@@ -73,7 +73,7 @@ struct RebuildCostTests {
         let one = HostileHistories.history(.chainsExpiringOneByOne, size: 1)
         let chain = rebuildEntitlementsCountingCost(history: one.history, asOf: one.asOf, validUntilBudget: .unlimited)
         #expect(chain.cost.chainEntries == 2, "\(chain.cost)")
-        #expect(chain.cost.oneTimePurchases == 0 && chain.cost.wholeRebuilds == 0, "\(chain.cost)")
+        #expect(chain.cost.purchaseEntries == 0 && chain.cost.wholeRebuilds == 0, "\(chain.cost)")
         // With a lifetime purchase beside it: the purchase names no later date, so it is evaluated once, at asOf, and
         // only the chain again at its expiry.
         var lifetime = one.history.transactions[0]
@@ -84,7 +84,7 @@ struct RebuildCostTests {
             history: History(transactions: one.history.transactions + [lifetime]), asOf: one.asOf,
             validUntilBudget: .unlimited)
         #expect(beside.report.decision(for: "com.example.lifetime")?.hasAccess == true, "\(beside.report)")
-        #expect(beside.cost.chainEntries == 2 && beside.cost.oneTimePurchases == 1, "\(beside.cost)")
+        #expect(beside.cost.chainEntries == 2 && beside.cost.purchaseEntries == 1, "\(beside.cost)")
         // The same chain with two statuses signed after asOf: three entries an evaluation, at asOf, at each status and
         // at the expiry; at the expiry the cross-check reads the chain's one transaction again, evaluated at the
         // instant Apple signed the latest status (at each status's own instant, that evaluation is the one made).

@@ -217,7 +217,6 @@ extension AdmittedEntries {
 /// Stage 1 of the rebuild, rules 9 and 10 (and rule 1's snapshots left out): keeps the entries of the rebuild's
 /// environment and app that carry what the rebuild needs, reports the rest, and gathers the notifications' events.
 struct Admission: RebuildStage {
-    static let rules: [DecisionRule] = [DecisionRule.environment, .unknownValues]
     let scope: RebuildScope
 
     /// Keeps the entries of the rebuild's environment that carry what the rebuild needs, and notes the rest. Where

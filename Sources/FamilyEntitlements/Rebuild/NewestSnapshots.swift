@@ -6,7 +6,6 @@
 
 /// Stage 2 of the rebuild, rule 1: the snapshot of each transaction and renewal info that speaks for it at the instant.
 struct NewestSnapshots: RebuildStage {
-    static let rules: [DecisionRule] = [DecisionRule.snapshots]
     let scope: RebuildScope
 
     /// The snapshot of each transaction that speaks for it at the instant, by transaction id: rule 1 of the decision

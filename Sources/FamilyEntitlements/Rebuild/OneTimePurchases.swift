@@ -5,12 +5,21 @@
 #endif
 
 /// Stage 4 of the rebuild, rules 4 and 10: evaluates non-consumables, non-renewing subscriptions and products of
-/// unknown type, each transaction on its own.
+/// unknown type, each transaction on its own, and checks consumables, which never grant.
 struct OneTimePurchases: RebuildStage {
-    static let rules: [DecisionRule] = [DecisionRule.oneTimePurchases, .unknownValues]
     let scope: RebuildScope
 
     var revocations: RevocationCauses { RevocationCauses(scope: scope) }
+
+    /// Rule 4: a consumable is used up, never an entitlement, so it makes no candidate. One that is FAMILY_SHARED is
+    /// invalid data, since Family Sharing never shares a consumable: reported, and it still grants nothing.
+    func consumable(at index: Int, in store: Store, log: inout DiagnosticsLog) {
+        guard store[index].inAppOwnershipType == .familyShared else { return }
+        log.report(
+            .familySharedConsumable,
+            "transaction \(store[index].id) of consumable \(store[index].productId ?? "") is FAMILY_SHARED, which "
+                + "Family Sharing never allows; it is invalid data and grants nothing")
+    }
 
     /// Evaluates the transaction at `index` of the store, of `type` (from the transaction or the catalog), with the
     /// `dates` admission made of it, read in place field by field: a copy of the payload would retain every one of its

@@ -16,8 +16,9 @@ package struct RebuildCost: Hashable, Sendable {
     /// Chain entries evaluated, with the chain's renewal notices and Apple's statuses that each evaluation reads,
     /// summed over every evaluation of a chain.
     package var chainEntries = 0
-    /// One-time purchases evaluated.
-    package var oneTimePurchases = 0
+    /// One-time purchase entries evaluated (rule 4's non-consumables, non-renewing subscriptions and products of
+    /// unknown type), each one entry.
+    package var purchaseEntries = 0
     /// Candidates and products read to summarise a report, summed over every summary.
     package var summarised = 0
     /// Whole rebuilds of the history after the first (their work is counted in the fields above too).
@@ -28,12 +29,12 @@ package struct RebuildCost: Hashable, Sendable {
     package init() {}
 
     /// All the work, in entries.
-    package var total: Int { admitted + chainEntries + oneTimePurchases + summarised + planned }
+    package var total: Int { admitted + chainEntries + purchaseEntries + summarised + planned }
 
     static func += (lhs: inout RebuildCost, rhs: RebuildCost) {
         lhs.admitted += rhs.admitted
         lhs.chainEntries += rhs.chainEntries
-        lhs.oneTimePurchases += rhs.oneTimePurchases
+        lhs.purchaseEntries += rhs.purchaseEntries
         lhs.summarised += rhs.summarised
         lhs.wholeRebuilds += rhs.wholeRebuilds
         lhs.planned += rhs.planned

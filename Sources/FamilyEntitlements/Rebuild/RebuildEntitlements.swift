@@ -44,7 +44,6 @@ public func rebuildEntitlements(
 /// `ReportedCandidate` for each product and `Summary`. Each stage is a value; what they notice goes to one
 /// `DiagnosticsLog` passed along explicitly.
 struct Rebuild: RebuildStage {
-    static let rules: [DecisionRule] = DecisionRule.allCases
     let scope: RebuildScope
 
     /// The report at the instant, with `validUntil` where `findingValidUntil` (see `Staleness`, which spends at most
@@ -131,12 +130,7 @@ struct Rebuild: RebuildStage {
             switch type {
             case .consumable?:
                 hiddenHere.append((originalId, purchase))
-                if store[index].inAppOwnershipType == .familyShared {
-                    log.report(
-                        .familySharedConsumable,
-                        "transaction \(store[index].id) of consumable \(productId) is FAMILY_SHARED, which Family "
-                            + "Sharing never allows; it is invalid data and grants nothing")
-                }
+                oneTime.consumable(at: index, in: store, log: &log)
             default:
                 namesAPurchase = true
                 hiddenHere.append((originalId, purchase))
@@ -145,7 +139,7 @@ struct Rebuild: RebuildStage {
                         (index: index, dates: dates[index], productId: productId, type: type))
                     continue
                 }
-                cost.oneTimePurchases += 1
+                cost.purchaseEntries += 1
                 candidates.append(
                     oneTime.evaluate(at: index, in: store, dates: dates[index], type: type, facts: facts, log: &log),
                     productId: productId)
@@ -184,7 +178,7 @@ struct Rebuild: RebuildStage {
         }
         for originalId in groups.keys {
             cost.chainEntries += groups[originalId]?.chainSize ?? 0
-            cost.oneTimePurchases += groups[originalId]?.oneTime.count ?? 0
+            cost.purchaseEntries += groups[originalId]?.oneTime.count ?? 0
             groups[originalId]?.evaluate(by: self, store: store, facts: facts, cost: &cost)
         }
         // The products a group names are the same at every instant: every one-time purchase that takes part is a

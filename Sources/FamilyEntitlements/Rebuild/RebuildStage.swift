@@ -54,8 +54,6 @@ struct RebuildScope {
 /// A stage of the rebuild: a value holding the scope, whose functions never mutate it and record what they notice in
 /// a `DiagnosticsLog` passed to them. See docs/architecture.md for the order data flows through the stages.
 protocol RebuildStage {
-    /// The rules of the decision table the stage applies: search for a rule's case to find its stage.
-    static var rules: [DecisionRule] { get }
     var scope: RebuildScope { get }
 }
 
@@ -95,6 +93,16 @@ struct NotificationFacts {
     /// Apple's own status of a chain (a notification's `data.status`, an item of Get All Subscription Statuses), by
     /// original transaction id.
     var appleStatuses: [String: [AppleStatusNotice]] = [:]
+}
+
+/// A DID_FAIL_TO_RENEW or DID_CHANGE_RENEWAL_STATUS notification of a chain: what it says and when it was signed.
+struct RenewalNotice: Hashable {
+    enum Kind: Int, Hashable {
+        case billingIssue, autoRenewDisabled, autoRenewEnabled
+    }
+
+    var kind: Kind
+    var signed: RuleInstant
 }
 
 /// Apple's status of a subscription as one notification or one Get All Subscription Statuses item states it, and when
@@ -141,6 +149,27 @@ extension NotificationPayload {
             type: notificationType ?? NotificationType(rawValue: ""), subtype: subtype, signedDate: signedDate,
             notificationUUID: notificationUUID)
     }
+}
+
+/// What the renewal side of a subscription chain shows about its newest transaction.
+struct RenewalFacts: Hashable {
+    var gracePeriodExpiresDate: Date?
+    var billingIssueDetectedAt: Date?
+    var unsubscribeDetectedAt: Date?
+    var autoRenewProductId: ProductID?
+}
+
+/// The facts of a product's reported transaction that its `ProductDecision` does not carry: the dates
+/// `EntitlementDecision` reports, and the instants rule 11 ranks products by.
+struct ProductFacts {
+    var originalPurchaseDate: Date?
+    var latestPurchaseDate: Date?
+    var revocationDate: Date?
+    var renewal = RenewalFacts()
+    /// When the reported candidate's access ends (its `expiresDate`); nil where nothing ends it.
+    var end: RuleInstant?
+    /// The reported transaction's purchase.
+    var purchase: RuleInstant?
 }
 
 /// One transaction's evaluation for the product it names: its state and the reasons for it, recorded as data.

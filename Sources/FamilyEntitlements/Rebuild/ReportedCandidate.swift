@@ -10,7 +10,6 @@
 /// grants, the newest transaction is reported. The decision's evidence is the reported candidate's, after what the
 /// snapshots and notifications say of its transaction.
 struct ReportedCandidate: RebuildStage {
-    static let rules: [DecisionRule] = [DecisionRule.familySharing, .offers, .evidence]
     let scope: RebuildScope
 
     /// The decision for one product from every candidate that names it; `dates` holds the dates admission made of
@@ -54,7 +53,7 @@ struct ReportedCandidate: RebuildStage {
             ProductFacts(
                 originalPurchaseDate: store[chosen.index].originalPurchaseDate,
                 latestPurchaseDate: dates[chosen.index].purchase?.date, revocationDate: chosen.revocation?.at.date,
-                renewal: chosen.renewal)
+                renewal: chosen.renewal, end: chosen.expires, purchase: dates[chosen.index].purchase)
         )
     }
 

@@ -10,7 +10,6 @@
 /// chain's transactions purchased up to its signedDate; a later transaction (the member rejoins) grants again, and a
 /// stale snapshot cannot undo it because the notification is not a snapshot.
 struct RevocationCauses: RebuildStage {
-    static let rules: [DecisionRule] = [DecisionRule.revocationCause]
     let scope: RebuildScope
 
     /// When a transaction stopped granting because of a revocation, if it had by the instant of evaluation: from its

@@ -6,7 +6,6 @@
 
 /// Stage 3 of the rebuild, rules 2, 3 and 6: evaluates each auto-renewable subscription chain.
 struct SubscriptionChains: RebuildStage {
-    static let rules: [DecisionRule] = [DecisionRule.autoRenewableSubscriptions, .upgradesAndDowngrades, .willRenew]
     let scope: RebuildScope
 
     var revocations: RevocationCauses { RevocationCauses(scope: scope) }

@@ -7,7 +7,6 @@
 /// Stage 7 of the rebuild, rule 11: the customer's status, the entitlements and the diagnostics; and rule 10's
 /// entries that could not be read, which leave nothing granting.
 struct Summary: RebuildStage {
-    static let rules: [DecisionRule] = [DecisionRule.customerStatus, DecisionRule.unknownValues]
     let scope: RebuildScope
 
     /// The report of the products' decisions, each with its facts at the same position; `namesAPurchase` says
@@ -82,7 +81,7 @@ struct Summary: RebuildStage {
             for entitlement in catalog.entitlements(of: product.productId) {
                 Self.unlock(&entitlements[entitlement, default: false], if: product.hasAccess)
                 if let other = answering[entitlement],
-                    !EntitlementDecision.answers(product, facts[position], before: products[other], facts[other])
+                    !Self.answers(product, facts[position], before: products[other], facts[other])
                 {
                     continue
                 }
@@ -96,6 +95,34 @@ struct Summary: RebuildStage {
                 ?? EntitlementDecision(isActive: isActive)
         }
         return (entitlements, decisions)
+    }
+
+    /// Whether `product` answers for an entitlement rather than `other` (rule 11), by the priority `EntitlementDecision`
+    /// states.
+    static func answers(
+        _ product: ProductDecision, _ facts: ProductFacts, before other: ProductDecision, _ otherFacts: ProductFacts
+    ) -> Bool {
+        if product.hasAccess != other.hasAccess { return product.hasAccess }
+        if product.hasAccess {
+            func rank(_ ownership: OwnershipType?) -> Int {
+                ownership == .purchased ? 0 : ownership == .familyShared ? 1 : 2
+            }
+            if rank(product.ownership) != rank(other.ownership) {
+                return rank(product.ownership) < rank(other.ownership)
+            }
+            // No end outlasts every end.
+            switch (facts.end, otherFacts.end) {
+            case (nil, nil): break
+            case (nil, _?): return true
+            case (_?, nil): return false
+            case (let end?, let otherEnd?): if end != otherEnd { return end > otherEnd }
+            }
+        } else {
+            let purchased = facts.purchase ?? .distantPast
+            let otherPurchased = otherFacts.purchase ?? .distantPast
+            if purchased != otherPurchased { return purchased > otherPurchased }
+        }
+        return product.productId < other.productId
     }
 
     /// Rule 10: every warning of reading the history as a diagnostic naming its path, and every signed string a

@@ -22,7 +22,6 @@
 /// again only where their candidates or diagnostics changed. From that date on, each boundary is rebuilt whole. The
 /// answer is the same as rebuilding the whole history at every boundary in order; the tests hold the two side by side.
 package struct Staleness: RebuildStage {
-    static let rules: [DecisionRule] = [DecisionRule.customerStatus]
     let scope: RebuildScope
 
     /// What the rebuild's answer at a boundary may depend on.
@@ -136,7 +135,7 @@ package struct Staleness: RebuildStage {
                 guard var group = evaluation.groups[key] else { continue }
                 guard spend(group.size) else { return date }
                 cost.chainEntries += group.chainSize
-                cost.oneTimePurchases += group.oneTime.count
+                cost.purchaseEntries += group.oneTime.count
                 let counted = cost.chainEntries
                 group.evaluate(by: later, store: evaluation.store, facts: evaluation.facts, cost: &cost)
                 // The chain read again at the instant of Apple's status, where the cross-check did: paid once read,
@@ -295,57 +294,5 @@ extension Candidate {
         index == other.index && state == other.state && expires == other.expires
             && willRenew == other.willRenew && revocation?.at == other.revocation?.at
             && revocation?.cause == other.revocation?.cause && renewal == other.renewal
-    }
-}
-
-/// What a report decides, as a value: every field a service acts on, without the evidence's wording. Two reports
-/// decide the same when their keys are equal (`report.decidesTheSame(as:)`), and `validUntil` is the first instant at
-/// which the same history's key changes.
-///
-/// It holds the customer's status and reason; each product's id, state, willRenew, revocation cause and whether that
-/// cause was inferred; the entitlements; the per-entitlement answers (`entitlementDecisions`, with their dates and
-/// transactions); and the diagnostic codes. It leaves out `asOf`, `validUntil`, the evidence (`because`, diagnostic
-/// messages), and each product's dates, price and reported transaction, which a renewal moves without changing what
-/// the customer may use (`changes(from:)` lists nothing for such a renewal either).
-public struct DecisionKey: Hashable, Sendable {
-    /// One product's part of the decision.
-    public struct Product: Hashable, Sendable {
-        public var productId: ProductID
-        public var state: AccessState
-        public var willRenew: Bool?
-        public var revocationCause: RevocationCause?
-        public var causeInferred: Bool
-    }
-
-    public var customer: CustomerStanding
-    /// The products, in the report's order (by product id).
-    public var products: [Product]
-    public var entitlements: [EntitlementID: Bool]
-    public var diagnostics: Set<Diagnostic.Code>
-    public var entitlementDecisions: [EntitlementID: EntitlementDecision]
-
-    /// The decision of a report.
-    public init(_ report: EntitlementReport) {
-        entitlementDecisions = report.entitlementDecisions
-        customer = report.customer
-        products = report.products.map {
-            Product(
-                productId: $0.productId, state: $0.state, willRenew: $0.willRenew,
-                revocationCause: $0.revocationCause, causeInferred: $0.causeInferred)
-        }
-        entitlements = report.entitlements
-        diagnostics = Set(report.diagnostics.map(\.code))
-    }
-}
-
-extension EntitlementReport {
-    /// What this report decides, without the evidence's wording: see `DecisionKey`.
-    public var decisionKey: DecisionKey { DecisionKey(self) }
-
-    /// Whether two reports decide the same: every field a service acts on is equal, the evidence's wording, the dates
-    /// of the decision (`asOf`, `validUntil`) and each product's dates, price and reported transaction aside: the
-    /// equality `validUntil` is computed with.
-    public func decidesTheSame(as other: EntitlementReport) -> Bool {
-        DecisionKey(self) == DecisionKey(other)
     }
 }

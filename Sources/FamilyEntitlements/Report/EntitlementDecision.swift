@@ -84,60 +84,6 @@ public struct EntitlementDecision: Hashable, Sendable {
             unsubscribeDetectedAt: facts?.renewal.unsubscribeDetectedAt,
             autoRenewProductId: facts?.renewal.autoRenewProductId)
     }
-
-    /// Whether `product` answers for an entitlement rather than `other`, by the priority stated on the type.
-    static func answers(
-        _ product: ProductDecision, _ facts: ProductFacts?, before other: ProductDecision, _ otherFacts: ProductFacts?
-    ) -> Bool {
-        if product.hasAccess != other.hasAccess { return product.hasAccess }
-        if product.hasAccess {
-            func rank(_ ownership: OwnershipType?) -> Int {
-                ownership == .purchased ? 0 : ownership == .familyShared ? 1 : 2
-            }
-            if rank(product.ownership) != rank(other.ownership) {
-                return rank(product.ownership) < rank(other.ownership)
-            }
-            // No end outlasts every end: compared as optionals, since Foundation's distantFuture (4001) comes
-            // before dates the readers accept.
-            switch (product.expiresDate, other.expiresDate) {
-            case (nil, nil): break
-            case (nil, _?): return true
-            case (_?, nil): return false
-            case (let end?, let otherEnd?): if end != otherEnd { return end > otherEnd }
-            }
-        } else {
-            let purchased = facts?.latestPurchaseDate ?? .distantPast
-            let otherPurchased = otherFacts?.latestPurchaseDate ?? .distantPast
-            if purchased != otherPurchased { return purchased > otherPurchased }
-        }
-        return product.productId < other.productId
-    }
-}
-
-/// What the renewal side of a subscription chain shows about its newest transaction.
-struct RenewalFacts: Hashable {
-    var gracePeriodExpiresDate: Date?
-    var billingIssueDetectedAt: Date?
-    var unsubscribeDetectedAt: Date?
-    var autoRenewProductId: ProductID?
-}
-
-/// The facts of a product's reported transaction that its `ProductDecision` does not carry, for `EntitlementDecision`.
-struct ProductFacts {
-    var originalPurchaseDate: Date?
-    var latestPurchaseDate: Date?
-    var revocationDate: Date?
-    var renewal = RenewalFacts()
-}
-
-/// A DID_FAIL_TO_RENEW or DID_CHANGE_RENEWAL_STATUS notification of a chain: what it says and when it was signed.
-struct RenewalNotice: Hashable {
-    enum Kind: Int, Hashable {
-        case billingIssue, autoRenewDisabled, autoRenewEnabled
-    }
-
-    var kind: Kind
-    var signed: RuleInstant
 }
 
 extension EntitlementDecision: Codable {
