@@ -12,35 +12,32 @@
 struct RevocationCauses: RebuildStage {
     let scope: RebuildScope
 
-    /// When a transaction stopped granting because of a revocation, if it had by the instant of evaluation: from its
-    /// snapshot's `revocationDate` and the chain's events. Takes the dates rather than the payload, so that a
-    /// long chain is read in place. `grantingUntil` is when the transaction stops granting otherwise (its expiry or
-    /// replacement): a REVOKE from then on finds nothing left to end.
-    func revokedAt(
+    /// When a transaction was revoked by the instant of evaluation, if it was: the one place that decides it, for the
+    /// end of a chain's access and for every candidate. From its snapshot's `revocationDate` (`revoked`) and the
+    /// chain's REVOKE events without one, whichever is earlier. `grantingUntil` is when the transaction stops granting
+    /// otherwise (its expiry or replacement; nil where nothing ends it): a REVOKE only ends what it could still end, so
+    /// one signed from then on leaves the transaction its own end.
+    func revoked(
         revoked: RuleInstant?, purchased: RuleInstant?, grantingUntil: RuleInstant?, events: ChainEvents
-    ) -> RuleInstant? {
-        var earliest: RuleInstant?
+    ) -> RevocationTime? {
+        var found: RevocationTime?
         if let date = revoked, date <= instant {
-            earliest = date
+            found = RevocationTime(at: date, event: nil, stated: true)
         }
-        if !events.isEmpty,
-            let event = revokeEvent(purchased: purchased, grantingUntil: grantingUntil, events: events)
+        if !events.isEmpty, let event = revokeEvent(purchased: purchased, grantingUntil: grantingUntil, events: events),
+            found.map({ event.signed < $0.at }) ?? true
         {
-            earliest = min(earliest ?? event.signed, event.signed)
+            found = RevocationTime(at: event.signed, event: event, stated: found != nil)
         }
-        return earliest
+        return found
     }
 
-    /// The revocation of a transaction by the instant of evaluation, with its cause, from the dates admission made of it
-    /// (`dates`) and the chain's events. `grantingUntil` is when the
-    /// transaction stops granting otherwise (its expiry or replacement; nil where nothing ends it): a REVOKE only ends
-    /// what it could still end, so one signed from then on leaves the transaction its own end.
+    /// The revocation of `transaction` at `time`, with its cause: stated by the snapshot, or inferred from the REVOKE
+    /// that revoked it. A stated revocation of a type or reason this library does not know is reported.
     func revocation(
-        of transaction: TransactionPayload, dates: TransactionDates, grantingUntil: RuleInstant?, events: ChainEvents,
-        log: inout DiagnosticsLog
-    ) -> Revocation? {
-        var found: Revocation?
-        if let date = dates.revocation, date <= instant {
+        of transaction: TransactionPayload, at time: RevocationTime, events: ChainEvents, log: inout DiagnosticsLog
+    ) -> Revocation {
+        if time.stated {
             if let type = transaction.revocationType, !type.isKnown {
                 log.report(
                     .unknownRevocationType,
@@ -53,18 +50,24 @@ struct RevocationCauses: RebuildStage {
                     "transaction \(transaction.id) has revocationReason \(reason.rawValue), which this library "
                         + "does not know")
             }
-            let finding = RevocationCauseFinding.of(transaction)
-            // A revocation Apple sent without its date is dated by the rebuild: its cause is inferred too.
-            let implied = transaction.transactionId.map(events.impliedRevocations.contains) ?? false
-            found = Revocation(at: date, cause: implied ? .inferred(finding.cause) : finding, event: nil)
         }
-        if let event = revokeEvent(purchased: dates.purchase, grantingUntil: grantingUntil, events: events),
-            case .revoke(let cause) = event.kind,
-            found.map({ event.signed < $0.at }) ?? true
-        {
-            found = Revocation(at: event.signed, cause: .inferred(cause), event: event)
+        if let event = time.event, case .revoke(let cause) = event.kind {
+            return Revocation(at: time.at, cause: .inferred(cause), event: event)
         }
-        return found
+        let finding = RevocationCauseFinding.of(transaction)
+        // A revocation Apple sent without its date is dated by the rebuild: its cause is inferred too.
+        let implied = transaction.transactionId.map(events.impliedRevocations.contains) ?? false
+        return Revocation(at: time.at, cause: implied ? .inferred(finding.cause) : finding, event: nil)
+    }
+
+    /// The revocation of a transaction by the instant of evaluation, with its cause, from the dates admission made of
+    /// it: `revoked(revoked:purchased:grantingUntil:events:)`, then `revocation(of:at:events:log:)`.
+    func revocation(
+        of transaction: TransactionPayload, dates: TransactionDates, grantingUntil: RuleInstant?, events: ChainEvents,
+        log: inout DiagnosticsLog
+    ) -> Revocation? {
+        revoked(revoked: dates.revocation, purchased: dates.purchase, grantingUntil: grantingUntil, events: events)
+            .map { revocation(of: transaction, at: $0, events: events, log: &log) }
     }
 
     /// The evidence of a revocation, as data.
@@ -98,6 +101,15 @@ struct RevocationCauses: RebuildStage {
         if let end = grantingUntil, !(event.signed < end) { return nil }
         return event
     }
+}
+
+/// When a transaction was revoked, before its cause is read: `RevocationCauses.revoked(...)`.
+struct RevocationTime {
+    var at: RuleInstant
+    /// The REVOKE without revocationDate that revoked it, where one did before its snapshot's revocationDate.
+    var event: ChainEvent?
+    /// Whether its snapshot's revocationDate counts by the instant (even where a REVOKE came first).
+    var stated: Bool
 }
 
 extension RevocationCauseFinding {

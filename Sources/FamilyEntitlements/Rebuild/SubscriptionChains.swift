@@ -40,24 +40,37 @@ struct SubscriptionChains: RebuildStage {
     }
 
     /// When a transaction of a chain stops granting: its expiry, its replacement by another product, or revocation.
-    /// Inlined into the chain's one loop over its entries, as it was before revocations took the end into account.
+    /// Inlined into the chain's one loop over its entries.
     @inline(__always)
     private func accessEnd(of index: Int, in context: ChainContext) -> RuleInstant? {
+        ending(of: index, in: context)?.end
+    }
+
+    /// How a transaction of a chain stops granting, the one place that decides it (rules 2, 3 and 7): its expiry, its
+    /// replacement by another product, its revocation, and the earliest of them, where its access ends. Nil for a
+    /// transaction without expiry, which never grants.
+    @inline(__always)
+    private func ending(of index: Int, in context: ChainContext) -> Ending? {
         let entry = context.chain.entries[index]
-        guard var end = entry.expires else { return nil }
-        if let replaced = replacementDate(of: index, in: context) {
-            end = min(end, replaced)
-        }
+        guard let expires = entry.expires else { return nil }
+        let replaced = replacementDate(of: index, in: context)
+        var end = min(expires, replaced ?? expires)
         // A REVOKE finds nothing left to end in an older transaction after its end; the chain's newest may still grant
         // in a grace period after its expiry, which the REVOKE ends.
         let isNewest = index == context.chain.entries.count - 1
-        if let revocation = revocations.revokedAt(
-            revoked: entry.revocation, purchased: entry.purchase, grantingUntil: isNewest ? nil : end,
+        let revoked = revocations.revoked(
+            revoked: entry.revocation, purchased: entry.dates.purchase, grantingUntil: isNewest ? nil : end,
             events: context.events)
-        {
-            end = min(end, revocation)
-        }
-        return end
+        if let revoked { end = min(end, revoked.at) }
+        return Ending(expires: expires, replaced: replaced, revoked: revoked, end: end)
+    }
+
+    /// How a transaction of a chain stops granting: see `ending(of:in:)`.
+    private struct Ending {
+        var expires: RuleInstant
+        var replaced: RuleInstant?
+        var revoked: RevocationTime?
+        var end: RuleInstant
     }
 
     /// When another product replaced this transaction before it expired (an upgrade or crossgrade), if it did.
@@ -76,9 +89,11 @@ struct SubscriptionChains: RebuildStage {
         return nil
     }
 
-    /// The replacement of a transaction, with the transaction of the other product where the history holds it.
-    private func replacement(of index: Int, in context: ChainContext) -> (at: RuleInstant, by: TransactionPayload?)? {
-        guard let date = replacementDate(of: index, in: context) else { return nil }
+    /// The replacement of a transaction at `date`, with the transaction of the other product where the history holds it.
+    private func replacement(of index: Int, at date: RuleInstant?, in context: ChainContext) -> (
+        at: RuleInstant, by: TransactionPayload?
+    )? {
+        guard let date else { return nil }
         if let next = context.nextOtherProduct[index], context.chain.entries[next].purchase == date {
             return (date, context.chain[next])
         }
@@ -95,7 +110,7 @@ struct SubscriptionChains: RebuildStage {
     ) -> Candidate {
         let (chain, renewalInfo, events) = (context.chain, context.renewalInfo, context.events)
         let dates = chain.entries[index].dates
-        guard let expires = dates.expires, let purchase = dates.purchase else {
+        guard let ending = ending(of: index, in: context), let purchase = dates.purchase else {
             log.report(
                 .missingExpiresDate,
                 "auto-renewable transaction \(transaction.id) has no expiresDate; it grants nothing")
@@ -105,15 +120,11 @@ struct SubscriptionChains: RebuildStage {
                 reasons: [Reason(.autoRenewableSubscriptions, .missingExpiresDate(transactionId: transaction.id))])
         }
         var reasons: [Reason] = []
-        let replacement = self.replacement(of: index, in: context)
-        // As in `accessEnd(of:in:)`: the chain's newest may still grant in a grace period after its expiry.
-        let isNewest = index == chain.entries.count - 1
-        let revocation = revocations.revocation(
-            of: transaction, dates: dates, grantingUntil: isNewest ? nil : min(expires, replacement?.at ?? expires),
-            events: events, log: &log)
-        var end = expires
-        if let revocation { end = min(end, revocation.at) }
-        if let replacement { end = min(end, replacement.at) }
+        let (expires, end) = (ending.expires, ending.end)
+        let replacement = self.replacement(of: index, at: ending.replaced, in: context)
+        let revocation = ending.revoked.map {
+            revocations.revocation(of: transaction, at: $0, events: events, log: &log)
+        }
 
         var state: AccessState
         var expiresDate: RuleInstant? = expires
