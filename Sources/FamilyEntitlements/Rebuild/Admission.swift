@@ -30,10 +30,8 @@ struct AdmittedEntries {
     var rejected: [String: RuleInstant] = [:]
     /// The newest signedDate of the renewal infos left out, by original transaction id: they may end billing retry.
     var rejectedRenewalInfos: [String: RuleInstant] = [:]
-    /// The latest purchaseDate of the transactions left out, not trusted, or not read as auto-renewable, by original
-    /// transaction id: a chain's renewal info may describe one of them rather than the newest transaction of the
-    /// chain that takes part.
-    var hiddenPurchases: [String: RuleInstant] = [:]
+    /// The purchases of the transactions left out or not trusted: see `HiddenPurchases`.
+    var hiddenPurchases: HiddenPurchases
     /// The facts notifications gave: the events that end access or grace, and which notifications carried what.
     var facts = NotificationFacts()
     /// The first bundle id the history names, and whether it names another, when the catalog names none.
@@ -47,6 +45,36 @@ struct AdmittedEntries {
     /// Whether a transaction was left out because it could not be trusted (a newer snapshot left out, impossible
     /// values, a type the catalog contradicts): the customer still named a purchase, so is never `new`.
     var hasUntrustedTransactions = false
+
+    init(transactions: [TransactionPayload], instant: RuleInstant) {
+        (self.transactions, self.instant) = (transactions, instant)
+        hiddenPurchases = HiddenPurchases(instant: instant)
+    }
+}
+
+/// The latest purchase, by the instant, of a transaction that takes no part in its original transaction id's chain
+/// (left out, not trusted, an older snapshot, or a one-time purchase of the same id), by original transaction id: the
+/// chain's renewal info may describe that one rather than the newest transaction of the chain that takes part (rule 2).
+struct HiddenPurchases {
+    let instant: RuleInstant
+    private var latest: [String: RuleInstant] = [:]
+
+    init(instant: RuleInstant) { self.instant = instant }
+
+    var isEmpty: Bool { latest.isEmpty }
+
+    subscript(originalId: String) -> RuleInstant? { latest[originalId] }
+
+    /// Notes a transaction's purchase: one after the instant hides nothing yet. Keeps the latest of each original
+    /// transaction id, in one lookup: the slot is updated in place.
+    mutating func note(_ purchase: RuleInstant, of originalId: String) {
+        guard purchase <= instant else { return }
+        Self.keepLatest(purchase, in: &latest[originalId, default: purchase])
+    }
+
+    private static func keepLatest(_ date: RuleInstant, in slot: inout RuleInstant) {
+        if slot < date { slot = date }
+    }
 }
 
 /// A transaction id as a key of the newest snapshots. An id written as a decimal number without leading zeros, as
@@ -178,8 +206,6 @@ extension AdmittedEntries {
         facts.events[originalId, default: []].impliedRevocations.insert(transactionId)
     }
 
-    /// Notes the purchase of a transaction that takes no part, so that its chain's renewal info is not read as
-    /// describing an older transaction.
     /// Notes the purchase of a transaction left out, read from its payload: a purchase a rule cannot read (rule 10)
     /// was never made, and hides nothing.
     mutating func hide(_ transaction: borrowing TransactionPayload) {
@@ -189,21 +215,7 @@ extension AdmittedEntries {
     /// Notes the purchase of a transaction that was admitted, whose purchase admission read, and takes no part.
     mutating func hide(_ transaction: borrowing TransactionPayload, purchased purchase: RuleInstant?) {
         guard let originalId = transaction.originalTransactionId, let purchase else { return }
-        hide(originalId, purchasedAt: purchase)
-    }
-
-    mutating func hide(_ originalId: String, purchasedAt purchase: RuleInstant) {
-        guard purchase <= instant else { return }
-        Self.noteHidden(purchase, of: originalId, in: &hiddenPurchases)
-    }
-
-    /// Keeps the latest hidden purchase of each original transaction id, in one lookup: the slot is updated in place.
-    static func noteHidden(_ purchase: RuleInstant, of originalId: String, in hidden: inout [String: RuleInstant]) {
-        keepLatest(purchase, in: &hidden[originalId, default: purchase])
-    }
-
-    private static func keepLatest(_ date: RuleInstant, in slot: inout RuleInstant) {
-        if slot < date { slot = date }
+        hiddenPurchases.note(purchase, of: originalId)
     }
 
     /// Notes a renewal info left out, as `reject(_:untrusted:)` notes a transaction.

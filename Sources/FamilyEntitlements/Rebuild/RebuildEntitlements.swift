@@ -148,8 +148,7 @@ struct Rebuild: RebuildStage {
         if !subscriptions.isEmpty {
             for (originalId, purchase) in hiddenHere
             where admitted.chains.existingNumber(of: originalId).map({ !subscriptions[$0].entries.isEmpty }) ?? false {
-                // Each was purchased by the instant (the loop above skips later ones), as `AdmittedEntries.hide` asks.
-                AdmittedEntries.noteHidden(purchase, of: originalId, in: &hiddenPurchases)
+                hiddenPurchases.note(purchase, of: originalId)
             }
         }
         for (number, entries) in subscriptions.enumerated() where !entries.entries.isEmpty {
