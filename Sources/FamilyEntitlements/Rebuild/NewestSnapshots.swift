@@ -38,82 +38,45 @@ struct NewestSnapshots: RebuildStage {
         let added = admitted.firstSnapshots.map { transactions.dropFirst($0.historyCount) } ?? []
         admitted.firstSnapshots = nil
         if let offered, added.allSatisfy({ $0.transactionId.map { TransactionKey.value(of: $0) != nil } ?? true }) {
-            return newestTransactions(
-                &admitted, offered: offered, seeded: &seeded, key: TransactionKey.value(of:), id: { String($0) },
-                log: &log)
+            return newestTransactions(&admitted, offered: offered, seeded: &seeded, log: &log)
         }
         var none: (positions: [TransactionKey: Int], signedAfterInstant: [Int])?
-        return newestTransactions(
-            &admitted, offered: admitted.admittedIndices, seeded: &none, key: TransactionKey.init, id: \.id, log: &log)
+        return newestTransactions(&admitted, offered: admitted.admittedIndices, seeded: &none, log: &log)
     }
 
-    /// `newestTransactions(_:log:)` with the transactions keyed by `key`, which gives two ids the same key exactly where
-    /// they are the same string, and `id` gives back; `seeded` holds the first snapshots admission noted, in which case
+    /// `newestTransactions(_:log:)` with the transactions keyed by `Positions.Key`, which gives two ids the same key
+    /// exactly where they are the same string; `seeded` holds the first snapshots admission noted, in which case
     /// `offered` holds only the others.
     private func newestTransactions<Positions: SnapshotPositions>(
         _ admitted: inout AdmittedEntries, offered: [Int],
-        seeded: inout (positions: Positions, signedAfterInstant: [Int])?, key: (String) -> Positions.Key?,
-        id: (Positions.Key) -> String, log: inout DiagnosticsLog
-    ) -> (isNewest: [Bool], count: Int) {
+        seeded: inout (positions: Positions, signedAfterInstant: [Int])?, log: inout DiagnosticsLog
+    ) -> (isNewest: [Bool], count: Int) where Positions.Key: TransactionIDKey {
         typealias Key = Positions.Key
-        let (store, dates, instant) = (admitted.transactions, admitted.dates, instant)
-        func restriction(_ index: Int) -> (Int, RuleInstant, Int, RuleInstant) {
-            let snapshot = dates[index]
-            return (
-                snapshot.revocation == nil ? 1 : 0, snapshot.revocation ?? .distantFuture,
-                store[index].isUpgraded == true ? 0 : 1, snapshot.expires ?? .distantPast
-            )
-        }
-        // Where the snapshot's access ends at the latest: its revocation or its expiry, whichever comes first; nil for
-        // none (a lifetime purchase never revoked).
-        func end(_ index: Int) -> RuleInstant? {
-            let snapshot = dates[index]
-            guard let revocation = snapshot.revocation else { return snapshot.expires }
-            return snapshot.expires.map { min($0, revocation) } ?? revocation
-        }
+        let snapshots = TransactionSnapshots<Key>(store: admitted.transactions, dates: admitted.dates, instant: instant)
+        let (store, dates) = (snapshots.store, snapshots.dates)
         var inconsistent: Set<Key> = []
-        var newest = newest(
-            offered, seeded: &seeded, key: { store[$0].transactionId.flatMap(key) },
-            signed: { dates[$0].signed },
-            grantsLess: { restriction($0) < restriction($1) }, revoked: { dates[$0].revocation },
-            relevant: { dates[$0].purchase.map { $0 <= instant } ?? false },
-            same: { store[$0] == store[$1] }, sameFacts: { store[$0].unsigned == store[$1].unsigned },
-            sameIdentity: {
-                store[$0].originalTransactionId == store[$1].originalTransactionId
-                    && store[$0].productId == store[$1].productId && dates[$0].purchase == dates[$1].purchase
-            }, inconsistent: &inconsistent, json: { Self.json(of: store[$0]) }, name: { "transaction \(id($0))" },
-            log: &log)
+        var newest = newest(offered, of: snapshots, seeded: &seeded, inconsistent: &inconsistent, log: &log)
         if !admitted.undated.isEmpty {
-            settleUndated(
-                admitted.undated, in: &newest, key: { store[$0].transactionId.flatMap(key) }, id: id,
-                grantsLess: { undated, dated in
-                    restriction(undated) < restriction(dated) && store[undated].type == store[dated].type
-                        && end(dated).map { dated in end(undated).map { $0 <= dated } ?? false } ?? true
-                },
-                precedes: {
-                    restriction($0) != restriction($1)
-                        ? restriction($0) < restriction($1)
-                        : Self.json(of: store[$0]).lexicographicallyPrecedes(Self.json(of: store[$1]))
-                }, isDated: { dates[$0].signed != nil }, log: &log)
+            settleUndated(admitted.undated, of: snapshots, in: &newest, log: &log)
         }
         if !inconsistent.isEmpty {
             // Every snapshot of such a transaction hides its purchase: any of its chains may be the one it renews.
-            for index in admitted.admittedIndices
-            where store[index].transactionId.flatMap(key).map({ inconsistent.contains($0) }) ?? false {
+            for index in admitted.admittedIndices where snapshots.key(index).map({ inconsistent.contains($0) }) ?? false
+            {
                 admitted.hide(store[index], purchased: dates[index].purchase)
             }
-            for transaction in inconsistent.sorted(by: { id($0) < id($1) }) {
+            for transaction in inconsistent.sorted(by: { $0.transactionId < $1.transactionId }) {
                 newest[transaction] = nil
                 admitted.hasUntrustedTransactions = true
                 log.report(
                     .inconsistentTransaction,
-                    "transaction \(id(transaction)) has snapshots that disagree on its originalTransactionId, "
+                    "transaction \(transaction.transactionId) has snapshots that disagree on its originalTransactionId, "
                         + "productId or purchaseDate, which never change; it grants nothing")
             }
         }
         for (transactionId, rejectedDate) in admitted.rejected {
             // An id that has no key names no admitted snapshot.
-            guard let transaction = key(transactionId), let kept = newest[transaction],
+            guard let transaction = Key(transactionId: transactionId), let kept = newest[transaction],
                 distrusts(kept: dates[kept].signed, leftOut: rejectedDate)
             else { continue }
             admitted.hide(store[kept], purchased: dates[kept].purchase)
@@ -137,21 +100,24 @@ struct NewestSnapshots: RebuildStage {
     /// the order of its JSON alone. Where only undated snapshots are known by the instant, they were chosen among as
     /// before, each counting as signed at the beginning of time.
     private func settleUndated<Positions: SnapshotPositions>(
-        _ undated: [Int], in newest: inout Positions, key: (Int) -> Positions.Key?, id: (Positions.Key) -> String,
-        grantsLess: (Int, Int) -> Bool, precedes: (Int, Int) -> Bool, isDated: (Int) -> Bool,
+        _ undated: [Int], of snapshots: TransactionSnapshots<Positions.Key>, in newest: inout Positions,
         log: inout DiagnosticsLog
-    ) {
+    ) where Positions.Key: TransactionIDKey {
         var byKey: [Positions.Key: [Int]] = [:]
         for index in undated {
-            if let snapshotKey = key(index) { byKey[snapshotKey, default: []].append(index) }
+            if let snapshotKey = snapshots.key(index) { byKey[snapshotKey, default: []].append(index) }
         }
         for (snapshotKey, indices) in byKey {
-            guard let chosen = newest[snapshotKey], isDated(chosen) else { continue }
+            guard let chosen = newest[snapshotKey], snapshots.signed(chosen) != nil else { continue }
             log.report(
                 .undatedEntry,
-                "transaction \(id(snapshotKey)) has a snapshot without signedDate beside dated ones, so it cannot be "
-                    + "placed in time; it is used only where it grants less than the dated one")
-            if let least = indices.filter({ grantsLess($0, chosen) }).min(by: precedes) { newest[snapshotKey] = least }
+                "transaction \(snapshotKey.transactionId) has a snapshot without signedDate beside dated ones, so it "
+                    + "cannot be placed in time; it is used only where it grants less than the dated one")
+            if let least = indices.filter({ snapshots.grantsLessAtEveryInstant($0, than: chosen) }).min(
+                by: snapshots.precedes)
+            {
+                newest[snapshotKey] = least
+            }
         }
     }
 
@@ -165,11 +131,6 @@ struct NewestSnapshots: RebuildStage {
         let snapshots = admitted.renewalInfos
         // Without a renewal info there is none to use, and none left out is newer than one used.
         guard !snapshots.isEmpty else { return [:] }
-        func restriction(_ index: Int) -> (RuleInstant, Int) {
-            let info = snapshots[index]
-            let inRetry = info.isInBillingRetryPeriod == true
-            return (inRetry ? info.graceEnd ?? .distantPast : .distantPast, inRetry ? 1 : 0)
-        }
         let instant = instant
         // Only where a renewal info is signed after the instant: the chains with a purchase by then, whose renewal
         // info set aside is worth reporting.
@@ -184,13 +145,8 @@ struct NewestSnapshots: RebuildStage {
         var unused: Set<String> = []
         var none: (positions: [String: Int], signedAfterInstant: [Int])?
         var newest = newest(
-            Array(snapshots.indices), seeded: &none, key: { snapshots[$0].originalTransactionId },
-            signed: { snapshots[$0].signed }, grantsLess: { restriction($0) < restriction($1) },
-            revoked: { _ in nil }, relevant: { snapshots[$0].originalTransactionId.map(purchased.contains) ?? false },
-            same: { snapshots[$0].payload == snapshots[$1].payload },
-            sameFacts: { snapshots[$0].payload.unsigned == snapshots[$1].payload.unsigned }, inconsistent: &unused,
-            json: { Self.json(of: snapshots[$0].payload) },
-            name: { "renewal info of original transaction \($0)" }, log: &log)
+            Array(snapshots.indices), of: RenewalInfoSnapshots(snapshots: snapshots, purchased: purchased),
+            seeded: &none, inconsistent: &unused, log: &log)
         for (originalId, rejectedDate) in admitted.rejectedRenewalInfos {
             guard let kept = newest[originalId], distrusts(kept: snapshots[kept].signed, leftOut: rejectedDate)
             else { continue }
@@ -211,21 +167,15 @@ struct NewestSnapshots: RebuildStage {
         return kept > instant || leftOut >= kept
     }
 
-    private static func json(of payload: some Encodable) -> Data {
+    fileprivate static func json(of payload: some Encodable) -> Data {
         (try? PayloadJSON.encode(payload)) ?? Data()
     }
 
     /// The snapshot that speaks for each key at the instant; see `newestTransactions(_:)`.
-    private func newest<Positions: SnapshotPositions>(
-        _ indices: [Int], seeded: inout (positions: Positions, signedAfterInstant: [Int])?,
-        key: (Int) -> Positions.Key?,
-        signed: (Int) -> RuleInstant?,
-        grantsLess: (Int, Int) -> Bool,
-        revoked: (Int) -> RuleInstant?, relevant: (Int) -> Bool, same: (Int, Int) -> Bool,
-        sameFacts: (Int, Int) -> Bool,
-        sameIdentity: (Int, Int) -> Bool = { _, _ in true }, inconsistent: inout Set<Positions.Key>,
-        json: (Int) -> Data, name: (Positions.Key) -> String, log: inout DiagnosticsLog
-    ) -> Positions {
+    private func newest<Positions: SnapshotPositions, Kind: Snapshots>(
+        _ indices: [Int], of snapshots: Kind, seeded: inout (positions: Positions, signedAfterInstant: [Int])?,
+        inconsistent: inout Set<Positions.Key>, log: inout DiagnosticsLog
+    ) -> Positions where Kind.Key == Positions.Key {
         typealias Key = Positions.Key
         let instant = self.instant
         var newest = Positions(minimumCapacity: 0)
@@ -239,32 +189,32 @@ struct NewestSnapshots: RebuildStage {
             seeded = nil
             swap(&newest, &first.positions)
             for index in first.signedAfterInstant {
-                if let id = key(index) { later[id, default: []].append(index) }
+                if let id = snapshots.key(index) { later[id, default: []].append(index) }
             }
         } else {
             newest = Positions(minimumCapacity: indices.count)
         }
         for index in indices {
-            guard let id = key(index) else { continue }
-            let new = signed(index) ?? .distantPast
+            guard let id = snapshots.key(index) else { continue }
+            let new = snapshots.signed(index) ?? .distantPast
             if new > instant { later[id, default: []].append(index) }
             // One lookup for a key seen first, as most are: the slot is taken at once, and given back to the
             // snapshot that was there where the new one does not replace it.
             let offer: Offer
             if let current = newest.updateValue(index, forKey: id) {
                 // Each snapshot meets the one in the slot: one that disagrees with any is seen disagreeing with it.
-                if !sameIdentity(index, current) { inconsistent.insert(id) }
-                let old = signed(current) ?? .distantPast
+                if !snapshots.hasSameIdentity(index, as: current) { inconsistent.insert(id) }
+                let old = snapshots.signed(current) ?? .distantPast
                 if new != old {
                     let (isKnown, wasKnown) = (new <= instant, old <= instant)
                     // What was signed by the instant first; by then the newest, after it the earliest.
                     let replaces = isKnown != wasKnown ? isKnown : (new > old) == isKnown
                     offer = replaces ? .replaces : .yields
-                } else if same(index, current) {
+                } else if snapshots.isSame(index, as: current) {
                     offer = .yields
-                } else if grantsLess(index, current) {
+                } else if snapshots.grantsLess(index, than: current) {
                     offer = .settles
-                } else if grantsLess(current, index) {
+                } else if snapshots.grantsLess(current, than: index) {
                     offer = .outweighed
                 } else {
                     offer = .ties(current)
@@ -292,43 +242,45 @@ struct NewestSnapshots: RebuildStage {
         }
         for (id, candidates) in tied {
             newest[id] =
-                candidates.map { (index: $0, json: json($0)) }
+                candidates.map { (index: $0, json: snapshots.json($0)) }
                 .min { $0.json.lexicographicallyPrecedes($1.json) }?.index
         }
         for id in conflicted {
             log.report(
                 .conflictingSnapshots,
-                "\(name(id)) has different snapshots with the same signedDate; the one that grants less is used, and "
+                "\(snapshots.name(id)) has different snapshots with the same signedDate; the one that grants less is used, and "
                     + "between equals the one whose JSON sorts first")
         }
-        for (id, snapshots) in later {
+        for (id, signedLater) in later {
             guard let used = newest[id] else { continue }
-            let usedSigned = signed(used) ?? .distantPast
+            let usedSigned = snapshots.signed(used) ?? .distantPast
             // A later snapshot may only take access away: a revocation by the instant that the used one lacks.
-            let revokesByThen = snapshots.filter { revoked($0).map { $0 <= instant } ?? false }
-            if revoked(used).map({ $0 > instant }) ?? true, !revokesByThen.isEmpty {
+            let revokesByThen = signedLater.filter { snapshots.revoked($0).map { $0 <= instant } ?? false }
+            if snapshots.revoked(used).map({ $0 > instant }) ?? true, !revokesByThen.isEmpty {
                 func order(_ index: Int) -> (RuleInstant, RuleInstant) {
-                    (revoked(index) ?? .distantPast, signed(index) ?? .distantPast)
+                    (snapshots.revoked(index) ?? .distantPast, snapshots.signed(index) ?? .distantPast)
                 }
                 let revoking = revokesByThen.min {
-                    order($0) != order($1) ? order($0) < order($1) : json($0).lexicographicallyPrecedes(json($1))
+                    order($0) != order($1)
+                        ? order($0) < order($1) : snapshots.json($0).lexicographicallyPrecedes(snapshots.json($1))
                 }
                 guard let revoking else { continue }
                 newest[id] = revoking
                 log.report(
                     .signedAfterInstant,
-                    "\(name(id)) has a snapshot signed \((signed(revoking) ?? .distantPast).evidenceText), after "
+                    "\(snapshots.name(id)) has a snapshot signed \((snapshots.signed(revoking) ?? .distantPast).evidenceText), after "
                         + "the instant, revoking it by then; it is used, since a later snapshot may take access away "
                         + "but never give it")
                 continue
             }
-            guard relevant(used), snapshots.contains(where: { !sameFacts($0, used) }) else { continue }
+            guard snapshots.isRelevant(used), signedLater.contains(where: { !snapshots.hasSameFacts($0, as: used) })
+            else { continue }
             log.report(
                 .signedAfterInstant,
                 usedSigned <= instant
-                    ? "\(name(id)) has other snapshots signed after the instant; they are set aside and the newest "
+                    ? "\(snapshots.name(id)) has other snapshots signed after the instant; they are set aside and the newest "
                         + "signed by then (\(usedSigned.evidenceText)) is used"
-                    : "\(name(id)) is known only from snapshots signed after the instant; the earliest "
+                    : "\(snapshots.name(id)) is known only from snapshots signed after the instant; the earliest "
                         + "(\(usedSigned.evidenceText)) is used and the later ones set aside")
         }
         return newest
@@ -341,4 +293,154 @@ struct NewestSnapshots: RebuildStage {
         case first, replaces, yields, settles, outweighed, ties(Int)
     }
 
+}
+
+/// What rule 1 asks of a kind of snapshot, read by position: its key (the thing it is a snapshot of), when it was
+/// signed, which of two signed together grants less, its revocation, and how it is named and compared.
+protocol Snapshots {
+    associatedtype Key: Hashable
+
+    /// The key of the snapshot at `index`; nil for one that names none, which takes no part.
+    func key(_ index: Int) -> Key?
+    func signed(_ index: Int) -> RuleInstant?
+    /// Whether, signed at the same instant as the one at `other`, the snapshot at `index` grants less.
+    func grantsLess(_ index: Int, than other: Int) -> Bool
+    /// When the snapshot says its access was revoked; nil where it says none was.
+    func revoked(_ index: Int) -> RuleInstant?
+    /// Whether a snapshot set aside beside the one at `index` is worth reporting.
+    func isRelevant(_ index: Int) -> Bool
+    /// Whether two snapshots are the same payload.
+    func isSame(_ index: Int, as other: Int) -> Bool
+    /// Whether two snapshots state the same facts, their signing aside.
+    func hasSameFacts(_ index: Int, as other: Int) -> Bool
+    /// Whether two snapshots agree on what never changes for their key.
+    func hasSameIdentity(_ index: Int, as other: Int) -> Bool
+    /// The snapshot's JSON, which breaks ties between equals.
+    func json(_ index: Int) -> Data
+    /// The key in words, as a diagnostic names it.
+    func name(_ key: Key) -> String
+}
+
+/// A key of a transaction id: the id's value where it is a number (`UInt64`), or `TransactionKey`, each giving two ids
+/// the same key exactly where they are the same string.
+protocol TransactionIDKey: Hashable {
+    init?(transactionId: String)
+    var transactionId: String { get }
+}
+
+extension UInt64: TransactionIDKey {
+    init?(transactionId: String) {
+        guard let value = TransactionKey.value(of: transactionId) else { return nil }
+        self = value
+    }
+
+    var transactionId: String { String(self) }
+}
+
+extension TransactionKey: TransactionIDKey {
+    init?(transactionId: String) { self.init(transactionId) }
+
+    var transactionId: String { id }
+}
+
+/// The admitted transactions' snapshots, keyed by transaction id.
+struct TransactionSnapshots<Key: TransactionIDKey>: Snapshots {
+    let store: [TransactionPayload]
+    let dates: [TransactionDates]
+    let instant: RuleInstant
+
+    func key(_ index: Int) -> Key? { store[index].transactionId.flatMap(Key.init(transactionId:)) }
+
+    func signed(_ index: Int) -> RuleInstant? { dates[index].signed }
+
+    /// At equal signedDates, what grants less comes first: revoked, then the earlier revocation, upgraded, then the
+    /// earlier expiry.
+    func restriction(_ index: Int) -> (Int, RuleInstant, Int, RuleInstant) {
+        let snapshot = dates[index]
+        return (
+            snapshot.revocation == nil ? 1 : 0, snapshot.revocation ?? .distantFuture,
+            store[index].isUpgraded == true ? 0 : 1, snapshot.expires ?? .distantPast
+        )
+    }
+
+    func grantsLess(_ index: Int, than other: Int) -> Bool { restriction(index) < restriction(other) }
+
+    func revoked(_ index: Int) -> RuleInstant? { dates[index].revocation }
+
+    /// A transaction purchased by the instant.
+    func isRelevant(_ index: Int) -> Bool { dates[index].purchase.map { $0 <= instant } ?? false }
+
+    func isSame(_ index: Int, as other: Int) -> Bool { store[index] == store[other] }
+
+    func hasSameFacts(_ index: Int, as other: Int) -> Bool { store[index].unsigned == store[other].unsigned }
+
+    /// The same originalTransactionId, productId and purchaseDate.
+    func hasSameIdentity(_ index: Int, as other: Int) -> Bool {
+        store[index].originalTransactionId == store[other].originalTransactionId
+            && store[index].productId == store[other].productId && dates[index].purchase == dates[other].purchase
+    }
+
+    func json(_ index: Int) -> Data { NewestSnapshots.json(of: store[index]) }
+
+    func name(_ key: Key) -> String { "transaction \(key.transactionId)" }
+
+    /// Where the snapshot's access ends at the latest: its revocation or its expiry, whichever comes first; nil for
+    /// none (a lifetime purchase never revoked).
+    func end(_ index: Int) -> RuleInstant? {
+        let snapshot = dates[index]
+        guard let revocation = snapshot.revocation else { return snapshot.expires }
+        return snapshot.expires.map { min($0, revocation) } ?? revocation
+    }
+
+    /// Whether an undated snapshot grants less than a dated one at every instant, wherever it stands in time: less as
+    /// at a tie, of the same product type, its access ending no later (rule 1).
+    func grantsLessAtEveryInstant(_ undated: Int, than dated: Int) -> Bool {
+        restriction(undated) < restriction(dated) && store[undated].type == store[dated].type
+            && end(dated).map { dated in end(undated).map { $0 <= dated } ?? false } ?? true
+    }
+
+    /// The order among undated snapshots: what grants less first, then the JSON.
+    func precedes(_ index: Int, _ other: Int) -> Bool {
+        restriction(index) != restriction(other)
+            ? restriction(index) < restriction(other) : json(index).lexicographicallyPrecedes(json(other))
+    }
+}
+
+/// The admitted renewal infos' snapshots, keyed by original transaction id.
+struct RenewalInfoSnapshots: Snapshots {
+    let snapshots: [AdmittedRenewalInfo]
+    /// The original transaction ids with a purchase by the instant, where a renewal info is signed after it.
+    let purchased: Set<String>
+
+    func key(_ index: Int) -> String? { snapshots[index].originalTransactionId }
+
+    func signed(_ index: Int) -> RuleInstant? { snapshots[index].signed }
+
+    /// At equal signedDates, what grants less comes first: no billing retry, then billing retry without grace, then
+    /// the earlier grace end.
+    private func restriction(_ index: Int) -> (RuleInstant, Int) {
+        let info = snapshots[index]
+        let inRetry = info.isInBillingRetryPeriod == true
+        return (inRetry ? info.graceEnd ?? .distantPast : .distantPast, inRetry ? 1 : 0)
+    }
+
+    func grantsLess(_ index: Int, than other: Int) -> Bool { restriction(index) < restriction(other) }
+
+    /// A renewal info revokes nothing.
+    func revoked(_ index: Int) -> RuleInstant? { nil }
+
+    func isRelevant(_ index: Int) -> Bool { snapshots[index].originalTransactionId.map(purchased.contains) ?? false }
+
+    func isSame(_ index: Int, as other: Int) -> Bool { snapshots[index].payload == snapshots[other].payload }
+
+    func hasSameFacts(_ index: Int, as other: Int) -> Bool {
+        snapshots[index].payload.unsigned == snapshots[other].payload.unsigned
+    }
+
+    /// A renewal info's snapshots have no fields that never change beside their key.
+    func hasSameIdentity(_ index: Int, as other: Int) -> Bool { true }
+
+    func json(_ index: Int) -> Data { NewestSnapshots.json(of: snapshots[index].payload) }
+
+    func name(_ key: String) -> String { "renewal info of original transaction \(key)" }
 }
