@@ -56,7 +56,7 @@ struct OneTimePurchases: RebuildStage {
             return candidate(
                 .active,
                 [
-                    Reason(
+                    Reason.found(
                         .oneTimePurchases,
                         .nonConsumableGrants(
                             transactionId: store[index].id, ownership: store[index].inAppOwnershipType,
@@ -69,7 +69,8 @@ struct OneTimePurchases: RebuildStage {
                     "transaction \(store[index].id) of non-renewing subscription \(store[index].productId ?? "") is "
                         + "FAMILY_SHARED, which Family Sharing never allows; it is invalid data and grants nothing")
                 return candidate(
-                    .undetermined, [Reason(.oneTimePurchases, .familySharedNonRenewing(transactionId: store[index].id))]
+                    .undetermined,
+                    [Reason.found(.oneTimePurchases, .familySharedNonRenewing(transactionId: store[index].id))]
                 )
             }
             guard let duration = store[index].productId.flatMap({ catalogProducts[ProductID($0)]?.duration }) else {
@@ -77,7 +78,7 @@ struct OneTimePurchases: RebuildStage {
                     .missingDuration,
                     "non-renewing subscription \(store[index].productId ?? "(no productId)") (transaction "
                         + "\(store[index].id)) has no duration in the catalog; it grants nothing rather than forever")
-                return candidate(.undetermined, [Reason(.oneTimePurchases, .missingDuration)])
+                return candidate(.undetermined, [Reason.found(.oneTimePurchases, .missingDuration)])
             }
             // Rule 10: an end after 9999 is one no report can hold, so it grants nothing rather than until then.
             guard let computed = duration.added(to: purchase.date).flatMap({ RuleInstant($0)?.whole(.down) }) else {
@@ -89,9 +90,9 @@ struct OneTimePurchases: RebuildStage {
                     "non-renewing subscription \(store[index].productId ?? "(no productId)") (transaction "
                         + "\(store[index].id)) lasts \(duration) from \(purchase.evidenceText), which ends after the "
                         + "year 9999, which no real payload carries; it grants nothing")
-                return candidate(.undetermined, [Reason(.unknownValues, .text(text))])
+                return candidate(.undetermined, [Reason.found(.unknownValues, .text(text))])
             }
-            reasons.append(Reason(.oneTimePurchases, .lasts(duration, from: purchase.date)))
+            reasons.append(Reason.found(.oneTimePurchases, .lasts(duration, from: purchase.date)))
             (end, rule) = (computed, .oneTimePurchases)
         default:
             log.report(
@@ -100,14 +101,15 @@ struct OneTimePurchases: RebuildStage {
                     + "\(type?.rawValue ?? "(absent)") and the catalog gives none; it grants only while its "
                     + "expiresDate bounds it")
             guard let expires = dates.expires else {
-                return candidate(.undetermined, [Reason(.unknownValues, .unknownTypeUnbounded(productType: type))])
+                return candidate(
+                    .undetermined, [Reason.found(.unknownValues, .unknownTypeUnbounded(productType: type))])
             }
-            reasons.append(Reason(.unknownValues, .unknownTypeBounded(productType: type)))
+            reasons.append(Reason.found(.unknownValues, .unknownTypeBounded(productType: type)))
             (end, rule) = (expires, .unknownValues)
         }
         let state: AccessState = instant < end ? .active : .expired
         reasons.append(
-            Reason(
+            Reason.found(
                 rule,
                 state == .active
                     ? .grantsUntil(

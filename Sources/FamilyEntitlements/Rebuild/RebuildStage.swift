@@ -68,9 +68,13 @@ extension RebuildStage {
 struct DiagnosticsLog {
     private(set) var diagnostics: Set<Diagnostic> = []
 
-    /// Records a diagnostic of `code`, whose severity and rule the code carries.
-    mutating func report(_ code: Diagnostic.Code, _ message: String) {
-        diagnostics.insert(Diagnostic(code, message: message))
+    /// Records a diagnostic of `code`, whose severity and rule the code carries, with where it was reported.
+    mutating func report(
+        _ code: Diagnostic.Code, _ message: String, file: StaticString = #fileID, function: StaticString = #function
+    ) {
+        var diagnostic = Diagnostic(code, message: message)
+        diagnostic.origin = Origin(file: file, function: function)
+        diagnostics.insert(diagnostic)
     }
 
     /// Records every diagnostic of `other`.

@@ -90,7 +90,7 @@ struct ReportedCandidate: RebuildStage {
         let distinct = Self.distinctTransactions(candidates)
         if distinct > 1 {
             reasons.append(
-                Reason(
+                Reason.found(
                     .familySharing,
                     granting
                         ? .anyGrants(
@@ -141,7 +141,7 @@ struct ReportedCandidate: RebuildStage {
         reasons.reserveCapacity(capacity + 1)
         if let signed {
             reasons.append(
-                Reason(.snapshots, .newestSnapshot(transactionId: transaction.pointee.id, signed: signed.date)))
+                Reason.found(.snapshots, .newestSnapshot(transactionId: transaction.pointee.id, signed: signed.date)))
         }
         guard !facts.notifications.isEmpty, let transactionId = transaction.pointee.transactionId,
             let mentions = facts.notifications[transactionId]
@@ -149,11 +149,12 @@ struct ReportedCandidate: RebuildStage {
         for mention in mentions.sorted() {
             switch (mention.type, mention.subtype) {
             case (.didRenew, .billingRecovery?):
-                reasons.append(Reason(.autoRenewableSubscriptions, .billingRecovery(transactionId: transactionId)))
+                reasons.append(
+                    Reason.found(.autoRenewableSubscriptions, .billingRecovery(transactionId: transactionId)))
             case (.refundReversed, _):
-                reasons.append(Reason(.snapshots, .refundReversed(transactionId: transactionId)))
+                reasons.append(Reason.found(.snapshots, .refundReversed(transactionId: transactionId)))
             default:
-                reasons.append(Reason(.evidence, .carriedBy(mention)))
+                reasons.append(Reason.found(.evidence, .carriedBy(mention)))
             }
         }
         return reasons

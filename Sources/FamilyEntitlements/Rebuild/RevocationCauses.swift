@@ -73,14 +73,14 @@ struct RevocationCauses: RebuildStage {
     /// The evidence of a revocation, as data.
     func reason(of revocation: Revocation, for transaction: TransactionPayload) -> Reason {
         guard let event = revocation.event else {
-            return Reason(
+            return Reason.found(
                 .revocationCause,
                 .revoked(
                     transactionId: transaction.id, at: revocation.at.date, cause: revocation.cause.cause,
                     revocationType: transaction.revocationType, revocationReason: transaction.revocationReason,
                     ownership: transaction.inAppOwnershipType))
         }
-        return Reason(
+        return Reason.found(
             .revocationCause,
             .revokedByNotification(
                 event.notification, signed: event.signed.date,

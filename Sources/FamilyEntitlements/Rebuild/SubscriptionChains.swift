@@ -117,7 +117,8 @@ struct SubscriptionChains: RebuildStage {
             return Candidate(
                 index: chain.storeIndex(index), state: .undetermined, expires: nil, willRenew: false,
                 revocation: nil,
-                reasons: [Reason(.autoRenewableSubscriptions, .missingExpiresDate(transactionId: transaction.id))])
+                reasons: [Reason.found(.autoRenewableSubscriptions, .missingExpiresDate(transactionId: transaction.id))]
+            )
         }
         var reasons: [Reason] = []
         let (expires, end) = (ending.expires, ending.end)
@@ -131,7 +132,7 @@ struct SubscriptionChains: RebuildStage {
         if purchase <= instant, instant < end {
             state = .active
             reasons.append(
-                Reason(
+                Reason.found(
                     .autoRenewableSubscriptions,
                     .subscriptionGrants(
                         transactionId: transaction.id, ownership: transaction.inAppOwnershipType, from: purchase.date,
@@ -148,7 +149,7 @@ struct SubscriptionChains: RebuildStage {
         } else {
             state = .expired
             reasons.append(
-                Reason(
+                Reason.found(
                     .autoRenewableSubscriptions,
                     .expiredAndFollowed(transactionId: transaction.id, expires: expires.date)))
         }
@@ -269,7 +270,7 @@ struct SubscriptionChains: RebuildStage {
         }
         if let expired = earliest(.expired) {
             reasons.append(
-                Reason(
+                Reason.found(
                     .autoRenewableSubscriptions,
                     .endedByNotification(expired.notification, signed: expired.signed.date)))
             return (.expired, expires)
@@ -278,31 +279,31 @@ struct SubscriptionChains: RebuildStage {
             renewalInfo.isInBillingRetryPeriod == true
         else {
             reasons.append(
-                Reason(
+                Reason.found(
                     .autoRenewableSubscriptions,
                     .expiredWithoutBillingRetry(transactionId: transaction.id, expires: expires.date)))
             return (.expired, expires)
         }
         if instant >= Self.billingRetryEnd(after: expires) {
-            reasons.append(Reason(.autoRenewableSubscriptions, .billingRetryOver(expires: expires.date)))
+            reasons.append(Reason.found(.autoRenewableSubscriptions, .billingRetryOver(expires: expires.date)))
             return (.expired, expires)
         }
         let graceEnded = earliest(.gracePeriodExpired)
         if let grace = renewalInfo.graceEnd, grace > instant, graceEnded == nil {
             reasons.append(
-                Reason(
+                Reason.found(
                     .autoRenewableSubscriptions,
                     .gracePeriod(transactionId: transaction.id, until: grace.date, renewalInfoSigned: signed.date)))
             return (.gracePeriod, grace)
         }
         if let graceEnded {
             reasons.append(
-                Reason(
+                Reason.found(
                     .autoRenewableSubscriptions,
                     .gracePeriodEndedByNotification(graceEnded.notification, signed: graceEnded.signed.date)))
         }
         reasons.append(
-            Reason(
+            Reason.found(
                 .autoRenewableSubscriptions,
                 .billingRetry(transactionId: transaction.id, renewalInfoSigned: signed.date)))
         return (.billingRetry, expires)
@@ -318,7 +319,7 @@ struct SubscriptionChains: RebuildStage {
         switch status {
         case .on: return true
         case .off:
-            reasons.append(Reason(.willRenew, .autoRenewOff))
+            reasons.append(Reason.found(.willRenew, .autoRenewOff))
             return false
         default:
             log.report(
@@ -334,10 +335,10 @@ struct SubscriptionChains: RebuildStage {
         _ transaction: TransactionPayload, replacedBy replacement: (at: RuleInstant, by: TransactionPayload?)
     ) -> Reason {
         guard let by = replacement.by else {
-            return Reason(
+            return Reason.found(
                 .upgradesAndDowngrades, .markedUpgraded(transactionId: transaction.id, from: replacement.at.date))
         }
-        return Reason(
+        return Reason.found(
             .upgradesAndDowngrades,
             .replaced(
                 transactionId: transaction.id, at: replacement.at.date, by: by.id,

@@ -159,7 +159,7 @@ struct Summary: RebuildStage {
         var products = products
         for index in products.indices where products[index].hasAccess {
             products[index].state = .undetermined
-            products[index].reasons.append(Reason(.unknownValues, .unreadEntries(paths: unread)))
+            products[index].reasons.append(Reason.found(.unknownValues, .unreadEntries(paths: unread)))
         }
         return (products, true)
     }

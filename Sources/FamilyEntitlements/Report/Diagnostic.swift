@@ -190,12 +190,25 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
     /// The rule of the decision table that reported the diagnostic: its code's rule.
     public var rule: DecisionRule { code.rule }
 
+    /// Where the rebuild reported it; nil for a diagnostic made elsewhere (decoded, or made by a caller).
+    package var origin: Origin?
+
     public init(_ code: Code, message: String) {
         self.code = code
         self.message = message
     }
 
     public var description: String { "\(severity.rawValue) \(code): \(message)" }
+
+    /// Equal where the code and message are: where it was reported takes no part.
+    public static func == (lhs: Diagnostic, rhs: Diagnostic) -> Bool {
+        lhs.code == rhs.code && lhs.message == rhs.message
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(code)
+        hasher.combine(message)
+    }
 }
 
 extension Diagnostic: Codable {

@@ -14,9 +14,21 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
     /// What the rule found.
     public var fact: Fact
 
+    /// Where the rebuild found it; nil for a reason made elsewhere (decoded, or made by a caller).
+    package var origin: Origin?
+
     public init(_ rule: DecisionRule, _ fact: Fact) {
         self.rule = rule
         self.fact = fact
+    }
+
+    /// A reason the rebuild found, with where it found it (`origin`): the one way the engine makes evidence.
+    static func found(
+        _ rule: DecisionRule, _ fact: Fact, file: StaticString = #fileID, function: StaticString = #function
+    ) -> Reason {
+        var reason = Reason(rule, fact)
+        reason.origin = Origin(file: file, function: function)
+        return reason
     }
 
     /// What a rule found, with the values it found it in.

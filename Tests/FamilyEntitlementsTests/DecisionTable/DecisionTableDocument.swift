@@ -18,8 +18,10 @@ enum DecisionTableDocument {
             "`org.familyentitlements.demo.` prefix. Sources cite `../shared/apple-facts.md` sections. Apple's status",
             "from Get All Subscription Statuses is written `status S of ORIGINAL signed dN`.",
         ]
+        let decided = DecidedIn.record(rows).rules
         for rule in DecisionRule.allCases {
             lines += ["", "## Rule \(rule.rawValue): \(rule.title)", "", rule.statement, ""]
+            lines += DecidedIn.lines(for: rule, in: decided) + [""]
             lines.append("| row | history | at | expected | source |")
             lines.append("| --- | --- | --- | --- | --- |")
             for row in rows where row.rule == rule {
