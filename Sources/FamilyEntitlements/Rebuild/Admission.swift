@@ -657,15 +657,7 @@ struct Admission: RebuildStage {
         switch type {
         case .revoke:
             guard let transaction = data.transactionInfo, transaction.revocationDate == nil else { return }
-            if transaction.inAppOwnershipType == .familyShared {
-                kind = .revoke(.familyRevocation)
-            } else {
-                log.report(
-                    .unexpectedRevoke,
-                    "\(name) revokes transaction \(transaction.id), which is not FAMILY_SHARED; it is revoked, "
-                        + "cause unknown")
-                kind = .revoke(.unknown)
-            }
+            kind = .revoke(RevocationCauses(scope: scope).cause(ofRevoke: name, carrying: transaction, log: &log))
         case .expired: kind = .expired
         case .gracePeriodExpired: kind = .gracePeriodExpired
         default: return

@@ -70,6 +70,19 @@ struct RevocationCauses: RebuildStage {
             .map { revocation(of: transaction, at: $0, events: events, log: &log) }
     }
 
+    /// The cause of a REVOKE notification (`name`) without revocationDate, carrying `transaction`: Apple sends one
+    /// when a family member loses access, so a FAMILY_SHARED transaction's cause is familyRevocation. One that revokes
+    /// a transaction Apple never shares is reported, and revokes it with its cause unknown.
+    func cause(
+        ofRevoke name: String, carrying transaction: borrowing TransactionPayload, log: inout DiagnosticsLog
+    ) -> RevocationCause {
+        guard transaction.inAppOwnershipType != .familyShared else { return .familyRevocation }
+        log.report(
+            .unexpectedRevoke,
+            "\(name) revokes transaction \(transaction.id), which is not FAMILY_SHARED; it is revoked, cause unknown")
+        return .unknown
+    }
+
     /// The evidence of a revocation, as data.
     func reason(of revocation: Revocation, for transaction: TransactionPayload) -> Reason {
         guard let event = revocation.event else {
