@@ -4,7 +4,7 @@ import Foundation
 /// FamilyEntitlements' decode, rebuild, latency, hostile-shape, growth, memory and reconcile figures, each against its
 /// baseline measured in the same run. `--quick` measures a reduced set, for CI to keep the benchmark working (never to
 /// judge speed); `--hostile` measures only the hostile shapes, `--growth` only the costs timed at n and 4n,
-/// `--decode` only decoding, `--latency` only the p50 and p99 of rebuilding each shipped scenario, `--reconcile` only
+/// `--decode` only decoding, `--latency` only the p50, p90 and p99 of rebuilding each shipped scenario, `--reconcile` only
 /// `entitlements reconcile`; `--million` adds the peak memory of reconciling a million customers (minutes).
 enum FamilyEntitlementsBench {
     static func main(_ arguments: [String]) -> Int32 {
