@@ -24,7 +24,7 @@ struct RevocationCauses: RebuildStage {
         if let date = revoked, date <= instant {
             found = RevocationTime(at: date, event: nil, stated: true)
         }
-        if !events.isEmpty, let event = revokeEvent(purchased: purchased, grantingUntil: grantingUntil, events: events),
+        if let event = revokeEvent(purchased: purchased, grantingUntil: grantingUntil, events: events),
             found.map({ event.signed < $0.at }) ?? true
         {
             found = RevocationTime(at: event.signed, event: event, stated: found != nil)
@@ -56,7 +56,7 @@ struct RevocationCauses: RebuildStage {
         }
         let finding = RevocationCauseFinding.of(transaction)
         // A revocation Apple sent without its date is dated by the rebuild: its cause is inferred too.
-        let implied = transaction.transactionId.map(events.impliedRevocations.contains) ?? false
+        let implied = events.impliedRevocations.contains(transaction.id)
         return Revocation(at: time.at, cause: implied ? .inferred(finding.cause) : finding, event: nil)
     }
 

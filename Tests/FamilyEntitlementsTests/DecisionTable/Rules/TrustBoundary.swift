@@ -351,6 +351,59 @@ extension DecisionRow {
                     ProductExpectation(Given.basic, .expired, access: false),
                     ProductExpectation(Given.monthly, .expired, access: false) { $0.transactionId = .equals("7703") },
                 ], customer: .equals(.inactive), customerReason: .equals(.expired)),
+            DecisionRow(
+                rule: .revocationCause,
+                name: "a REVOKE before the instant revokes a copy whose only snapshot, signed later, states an unknown "
+                    + "revocationType dated later: familyRevocation, and the unknown type is not reported before its "
+                    + "date revokes",
+                source: "apple-facts 4: REVOKE ends a member's access; decision table: unknown values are reported",
+                history: History(
+                    transactions: [
+                        Given.oneTime("7911", Given.lifetime, type: .nonConsumable, on: 0, ownership: .familyShared) {
+                            $0.originalTransactionId = "7910"
+                            $0.signedDate = Given.day(12)
+                            $0.revocationDate = Given.day(12)
+                            $0.revocationType = RevocationType(rawValue: "FAMILY_REVOKE_NEW")
+                        }
+                    ],
+                    notifications: [
+                        Given.notification(
+                            .revoke, signed: 5,
+                            transaction: Given.oneTime(
+                                "7912", Given.lifetime, type: .nonConsumable, on: 0, ownership: .familyShared,
+                                signed: 5
+                            ) { $0.originalTransactionId = "7910" })
+                    ]), asOf: 11,
+                products: [
+                    ProductExpectation(Given.lifetime, .revoked, access: false) {
+                        $0.revocationCause = .equals(.familyRevocation)
+                        $0.causeInferred = .equals(true)
+                    }
+                ], customer: .equals(.inactive), customerReason: .equals(.familyRevocation)),
+            DecisionRow(
+                rule: .revocationCause,
+                name:
+                    "a REVOKE signed in the very millisecond an upgrade replaced the older product finds nothing left "
+                    + "to end there: the older product is upgraded, the newer one revoked",
+                source: "apple-facts 4: REVOKE ends a member's access; a replaced copy had none left",
+                history: History(
+                    transactions: [
+                        Given.subscription("7801", Given.basic, from: 0, to: 30, ownership: .familyShared),
+                        Given.subscription("7802", original: "7801", from: 20, to: 50, ownership: .familyShared),
+                    ],
+                    notifications: [
+                        Given.notification(
+                            .revoke, signed: 20,
+                            transaction: Given.subscription(
+                                "7802", original: "7801", from: 20, to: 50, ownership: .familyShared, signed: 20))
+                    ]), asOf: 25,
+                products: [
+                    ProductExpectation(Given.basic, .upgraded, access: false),
+                    ProductExpectation(Given.monthly, .revoked, access: false) {
+                        $0.revocationCause = .equals(.familyRevocation)
+                        $0.causeInferred = .equals(true)
+                    },
+                ], customer: .equals(.inactive), customerReason: .equals(.familyRevocation)),
         ]
     }()
 }
