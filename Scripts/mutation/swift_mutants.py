@@ -20,7 +20,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 # The decision code: where a slip changes who may use what. Decoding, payloads and values are held by the
 # differential tests against JSONDecoder and by the fuzzers instead.
-SCOPE = ["Rebuild", "Report", "Rules", "Ledger", "Changes", "Intake", "Reconciliation", "Accounts", "History", "Money"]
+SCOPE = ["Rebuild", "Rebuild/Storage", "Report", "Rules", "Ledger", "Changes", "Intake", "Reconciliation", "Accounts", "History", "Money"]
 SOURCES = "Sources/FamilyEntitlements"
 
 OPERATORS = [

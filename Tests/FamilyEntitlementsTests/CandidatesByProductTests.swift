@@ -31,7 +31,7 @@ struct CandidatesByProductTests {
 
     @Test(
         "groups as a dictionary does, below, at and beyond the one-by-one limit",
-        arguments: [1, 2, CandidatesByProduct.scanned, CandidatesByProduct.scanned + 1, 40])
+        arguments: [1, 2, ScannedTable<String>.scanned, ScannedTable<String>.scanned + 1, 40])
     func groupsAsADictionary(distinct: Int) {
         for seed in UInt64(1)...20 {
             let drawn = Self.productIds(distinct: distinct, count: 300, seed: seed &* 7919 &+ UInt64(distinct))

@@ -77,57 +77,6 @@ struct HiddenPurchases {
     }
 }
 
-/// A transaction id as a key of the newest snapshots. An id written as a decimal number without leading zeros, as
-/// Apple writes them, is held as its value, so that the key is hashed without its string and the snapshots' dictionary
-/// holds no string to retain and release (a long history's ids are each a string of their own in memory, fetched
-/// again by each visit); any other id is held as it is. Two ids are the same key exactly when they are the same
-/// string: a number is never held as text.
-enum TransactionKey: Hashable {
-    case number(UInt64)
-    case text(String)
-
-    init(_ id: String) {
-        self = Self.value(of: id).map(TransactionKey.number) ?? .text(id)
-    }
-
-    /// The value of `id` where it is written as a decimal without leading zeros, as `number(_:)` reads it. In place
-    /// where the string is stored as contiguous UTF-8, as a decoded one is; byte by byte otherwise (a string bridged
-    /// from Foundation on Apple systems), so that the same id always has the same value.
-    static func value(of id: String) -> UInt64? {
-        id.utf8.withContiguousStorageIfAvailable { number($0) } ?? number(id.utf8)
-    }
-
-    /// The value of an id written as a decimal without leading zeros, of at most 19 digits (below 2^64); "0" alone is
-    /// one, so that the number gives back the id. Nil for any other id.
-    static func number(_ bytes: some Collection<UInt8>) -> UInt64? {
-        guard let first = bytes.first, bytes.count <= 19, first != UInt8(ascii: "0") || bytes.count == 1 else {
-            return nil
-        }
-        var value: UInt64 = 0
-        for byte in bytes {
-            let digit = byte &- UInt8(ascii: "0")
-            guard digit < 10 else { return nil }
-            value = value &* 10 &+ UInt64(digit)
-        }
-        return value
-    }
-
-    /// The transaction id.
-    var id: String {
-        switch self {
-        case .number(let value): String(value)
-        case .text(let id): id
-        }
-    }
-
-    func hash(into hasher: inout Hasher) {
-        switch self {
-        case .number(let value): hasher.combine(value)
-        case .text(let id): hasher.combine(id)
-        }
-    }
-}
-
 /// The first admitted snapshot of each transaction id in the history's order, noted while admission reads each payload
 /// (a long history's payloads are far larger than the caches, so reading them once more for the newest snapshots would
 /// fetch each from memory again). `NewestSnapshots` then offers only the other snapshots, in order, as if it had seen
@@ -157,9 +106,9 @@ struct FirstSnapshots {
     /// Notes the admitted snapshot at `index`, read in place: inlined into admission's loop over the history.
     @inline(__always)
     mutating func offer(
-        _ transaction: UnsafePointer<TransactionPayload>, at index: Int, signed: RuleInstant?, instant: RuleInstant
+        _ transaction: PayloadView, at index: Int, signed: RuleInstant?, instant: RuleInstant
     ) {
-        guard !namesOtherIds, let transactionId = transaction.pointee.transactionId else { return }
+        guard !namesOtherIds, let transactionId = transaction.transactionId else { return }
         guard let id = TransactionKey.value(of: transactionId) else {
             namesOtherIds = true
             return
@@ -244,20 +193,18 @@ struct Admission: RebuildStage {
         var impliedRevocations: [(index: Int, date: RuleInstant)] = []
         // Read in place: copying each payload out of the array would retain every one of its strings. The entries are
         // made inside the closure and returned from it, so that they are moved out rather than copied.
-        var admitted = history.transactions.withUnsafeBufferPointer { buffer in
+        var admitted = PayloadStore.reading(history.transactions) { store in
             var admitted = AdmittedEntries(transactions: history.transactions, instant: instant)
-            guard let transactions = buffer.baseAddress else { return admitted }
-            admitted.dates.reserveCapacity(buffer.count + history.notifications.count)
-            for index in buffer.indices {
-                let transaction = transactions + index
+            admitted.dates.reserveCapacity(store.count + history.notifications.count)
+            for index in store.indices {
                 // Every entry's dates, admitted or not: one left out may still decide at a later instant (rule 1).
-                boundaries?.add(transaction) { collected.append(($0, $1)) }
+                boundaries?.add(store[index]) { collected.append(($0, $1)) }
                 let verdict = admission(
-                    of: transaction, what: "transaction \(transaction.pointee.id)", &admitted, log: &log)
+                    of: store[index], what: "transaction \(store[index].id)", &admitted, log: &log)
                 guard case .takesPart(var dates) = verdict else {
                     admitted.dates.append(TransactionDates())
                     admitted.excluded.insert(index)
-                    admitted.reject(transaction.pointee, untrusted: verdict.isImpossible)
+                    admitted.reject(store[index].copy, untrusted: verdict.isImpossible)
                     continue
                 }
                 let isFractional = dates.hasFractionalEnds
@@ -265,16 +212,16 @@ struct Admission: RebuildStage {
                     fractional.append(index)
                     dates.takeEndsDown()
                 }
-                first.offer(transaction, at: index, signed: dates.signed, instant: instant)
+                first.offer(store[index], at: index, signed: dates.signed, instant: instant)
                 if dates.signed == nil { admitted.undated.append(index) }
-                if let implied = dates.impliedRevocation(saysRevoked: transaction.pointee.saysRevoked) {
+                if let implied = dates.impliedRevocation(saysRevoked: store[index].saysRevoked) {
                     impliedRevocations.append((index, implied))
                     dates.revoke(at: implied)
                 }
                 admitted.dates.append(dates)
                 noteChained(
-                    transaction, at: index, dates: dates, in: &admitted,
-                    reserving: buffer.count - index + history.notifications.count)
+                    store[index], at: index, dates: dates, in: &admitted,
+                    reserving: store.count - index + history.notifications.count)
             }
             return admitted
         }
@@ -333,25 +280,25 @@ struct Admission: RebuildStage {
     /// made of it. The first entry reserves room for `count`, as many as may follow it, so that a long history's
     /// entries are never copied as they grow.
     private func noteChained(
-        _ transaction: UnsafePointer<TransactionPayload>, at index: Int, dates: TransactionDates,
+        _ transaction: PayloadView, at index: Int, dates: TransactionDates,
         in admitted: inout AdmittedEntries, reserving count: Int
     ) {
         let type =
-            transaction.pointee.type
+            transaction.type
             ?? (catalogProducts.isEmpty
-                ? nil : transaction.pointee.productId.flatMap { catalogProducts[ProductID($0)]?.type })
+                ? nil : transaction.productId.flatMap { catalogProducts[ProductID($0)]?.type })
         // Admission keeps no transaction without both ids.
-        guard type == .autoRenewable, let productId = transaction.pointee.productId,
-            let originalId = transaction.pointee.originalTransactionId
+        guard type == .autoRenewable, let productId = transaction.productId,
+            let originalId = transaction.originalTransactionId
         else { return }
         let chain = admitted.chains.number(of: originalId)
         // A chain usually renews the product it named last: compared first, before any hashing.
         let product = admitted.products.number(of: productId, guess: admitted.chains.lastProducts[chain])
         admitted.chains.lastProducts[chain] = product
-        let entry = ChainEntry(
-            index: index, product: product, dates: dates, isUpgraded: transaction.pointee.isUpgraded == true)
         if admitted.chainRecords.isEmpty { admitted.chainRecords.reserveCapacity(count) }
-        admitted.chainRecords.append(ChainRecord(entry: entry, chain: chain))
+        admitted.chainRecords.append(
+            ChainRecord(
+                index: index, product: product, chain: chain, dates: dates, isUpgraded: transaction.isUpgraded == true))
     }
 
     /// What admission makes of an entry: it takes part, it is left out (another environment or app, incomplete, a
@@ -373,45 +320,45 @@ struct Admission: RebuildStage {
     /// transaction: `TransactionFindings` makes every check once, reading the payload in place field by field (a copy
     /// of the payload would retain each of its strings), and only a finding is put into words, by `report`.
     private func admission(
-        of transaction: UnsafePointer<TransactionPayload>, what: @autoclosure () -> String,
+        of transaction: PayloadView, what: @autoclosure () -> String,
         _ admitted: inout AdmittedEntries, log: inout DiagnosticsLog
     ) -> Verdict {
         let findings = self.findings(of: transaction)
         // Without a catalog bundle id, the bundle ids of the entries of this environment are noted, so that a history
         // mixing apps is reported.
         if catalog?.bundleId == nil, !findings.contains(.missingEnvironment), !findings.contains(.foreignEnvironment) {
-            admitted.bundleSeen.note(transaction.pointee.bundleId)
+            admitted.bundleSeen.note(transaction.bundleId)
         }
         guard !findings.isEmpty else { return .takesPart(findings.dates) }
         return report(findings, of: transaction, what: what(), &admitted, log: &log)
     }
 
     /// Every check of a transaction, made once, reading the payload in place and making no message.
-    private func findings(of transaction: UnsafePointer<TransactionPayload>) -> TransactionFindings {
+    private func findings(of transaction: PayloadView) -> TransactionFindings {
         var found: TransactionFindings.Kind = []
-        if transaction.pointee.environment == nil {
+        if transaction.environment == nil {
             found.insert(.missingEnvironment)
-        } else if transaction.pointee.environment != environment {
+        } else if transaction.environment != environment {
             found.insert(.foreignEnvironment)
         }
-        if let expected = catalog?.bundleId, transaction.pointee.bundleId != expected {
+        if let expected = catalog?.bundleId, transaction.bundleId != expected {
             found.insert(.foreignBundle)
         }
-        if transaction.pointee.transactionId == nil || transaction.pointee.originalTransactionId == nil
-            || transaction.pointee.productId == nil || transaction.pointee.purchaseDate == nil
+        if transaction.transactionId == nil || transaction.originalTransactionId == nil
+            || transaction.productId == nil || transaction.purchaseDate == nil
         {
             found.insert(.incomplete)
         }
         let (impossibility, dates) = Impossibility.parse(transaction)
         if !impossibility.isEmpty { found.insert(.impossible) }
         // Without a catalog's product there is nothing to disagree with: no product id is hashed.
-        if !catalogProducts.isEmpty, let type = transaction.pointee.type,
-            let productId = transaction.pointee.productId,
+        if !catalogProducts.isEmpty, let type = transaction.type,
+            let productId = transaction.productId,
             let catalogType = catalogProducts[ProductID(productId)]?.type, type != catalogType
         {
             found.insert(.catalogTypeMismatch)
         }
-        if let ownership = transaction.pointee.inAppOwnershipType, !ownership.isKnown {
+        if let ownership = transaction.inAppOwnershipType, !ownership.isKnown {
             found.insert(.unknownOwnership)
         }
         return TransactionFindings(found, impossibility: impossibility, dates: dates)
@@ -421,23 +368,23 @@ struct Admission: RebuildStage {
     /// another environment or app, or an incomplete transaction, is left out with that report alone; then impossible
     /// values; then a type the catalog contradicts; an unknown ownership is reported and takes part.
     private func report(
-        _ findings: TransactionFindings, of transaction: UnsafePointer<TransactionPayload>, what: String,
+        _ findings: TransactionFindings, of transaction: PayloadView, what: String,
         _ admitted: inout AdmittedEntries, log: inout DiagnosticsLog
     ) -> Verdict {
         if findings.contains(.missingEnvironment) || findings.contains(.foreignEnvironment) {
-            reportEnvironment(of: transaction.pointee.environment, what: what, log: &log)
+            reportEnvironment(of: transaction.environment, what: what, log: &log)
             return .leftOut
         }
         if findings.contains(.foreignBundle) {
-            reportForeignBundle(transaction.pointee.bundleId, what: what, log: &log)
+            reportForeignBundle(transaction.bundleId, what: what, log: &log)
             return .leftOut
         }
         if findings.contains(.incomplete) {
             let missing = [
-                transaction.pointee.transactionId == nil ? "transactionId" : nil,
-                transaction.pointee.originalTransactionId == nil ? "originalTransactionId" : nil,
-                transaction.pointee.productId == nil ? "productId" : nil,
-                transaction.pointee.purchaseDate == nil ? "purchaseDate" : nil,
+                transaction.transactionId == nil ? "transactionId" : nil,
+                transaction.originalTransactionId == nil ? "originalTransactionId" : nil,
+                transaction.productId == nil ? "productId" : nil,
+                transaction.purchaseDate == nil ? "purchaseDate" : nil,
             ].compactMap { $0 }
             log.report(.incompleteTransaction, "\(what) has no \(missing.joined(separator: ", ")); it grants nothing")
             return .leftOut
@@ -447,8 +394,8 @@ struct Admission: RebuildStage {
             admitted.hasUntrustedTransactions = true
             return .impossible
         }
-        if findings.contains(.catalogTypeMismatch), let type = transaction.pointee.type,
-            let productId = transaction.pointee.productId,
+        if findings.contains(.catalogTypeMismatch), let type = transaction.type,
+            let productId = transaction.productId,
             let catalogType = catalogProducts[ProductID(productId)]?.type
         {
             log.report(
@@ -458,7 +405,7 @@ struct Admission: RebuildStage {
             admitted.hasUntrustedTransactions = true
             return .leftOut
         }
-        if findings.contains(.unknownOwnership), let ownership = transaction.pointee.inAppOwnershipType {
+        if findings.contains(.unknownOwnership), let ownership = transaction.inAppOwnershipType {
             log.report(
                 .unknownOwnership,
                 "\(what) has inAppOwnershipType \"\(ownership.rawValue)\", which this library does not know; it "
@@ -567,7 +514,7 @@ struct Admission: RebuildStage {
         }
         if var transaction = data.transactionInfo {
             if transaction.signedDate == nil { transaction.signedDate = placed?.date }
-            let verdict = withUnsafePointer(to: transaction) {
+            let verdict = PayloadView.reading(transaction) {
                 admission(of: $0, what: "transaction \(transaction.id) in \(name)", &admitted, log: &log)
             }
             if case .takesPart(var dates) = verdict {
@@ -580,7 +527,7 @@ struct Admission: RebuildStage {
                 transaction.takeEndsDown()
                 dates.takeEndsDown()
                 let index = admitted.transactions.count
-                withUnsafePointer(to: transaction) {
+                PayloadView.reading(transaction) {
                     noteChained($0, at: index, dates: dates, in: &admitted, reserving: 1)
                 }
                 admitted.transactions.append(transaction)
@@ -837,26 +784,26 @@ struct Impossibility: OptionSet {
     /// The impossible values of `transaction`, read in place, and the dates a rule may read of it (`TransactionDates`):
     /// the one place a transaction's dates become `RuleInstant`s, so that a date is checked once, here.
     @inline(__always)
-    static func parse(_ transaction: UnsafePointer<TransactionPayload>) -> (Impossibility, TransactionDates) {
+    static func parse(_ transaction: PayloadView) -> (Impossibility, TransactionDates) {
         var flags: Impossibility = []
-        if transaction.pointee.transactionId?.isEmpty == true { flags.insert(.emptyTransactionId) }
-        if transaction.pointee.originalTransactionId?.isEmpty == true { flags.insert(.emptyOriginalTransactionId) }
-        if transaction.pointee.productId?.isEmpty == true { flags.insert(.emptyProductId) }
+        if transaction.transactionId?.isEmpty == true { flags.insert(.emptyTransactionId) }
+        if transaction.originalTransactionId?.isEmpty == true { flags.insert(.emptyOriginalTransactionId) }
+        if transaction.productId?.isEmpty == true { flags.insert(.emptyProductId) }
         let dates = TransactionDates(
-            purchase: transaction.pointee.purchaseDate.ruleInstant,
-            expires: transaction.pointee.expiresDate.ruleInstant,
-            revocation: transaction.pointee.revocationDate.ruleInstant,
-            signed: transaction.pointee.signedDate.ruleInstant)
-        if dates.purchase == nil, transaction.pointee.purchaseDate != nil { flags.insert(.purchaseUnreadable) }
-        if dates.signed == nil, transaction.pointee.signedDate != nil { flags.insert(.signedUnreadable) }
-        if transaction.pointee.expiresDate != nil {
+            purchase: transaction.purchaseDate.ruleInstant,
+            expires: transaction.expiresDate.ruleInstant,
+            revocation: transaction.revocationDate.ruleInstant,
+            signed: transaction.signedDate.ruleInstant)
+        if dates.purchase == nil, transaction.purchaseDate != nil { flags.insert(.purchaseUnreadable) }
+        if dates.signed == nil, transaction.signedDate != nil { flags.insert(.signedUnreadable) }
+        if transaction.expiresDate != nil {
             if let expires = dates.expires {
                 if let purchase = dates.purchase, expires < purchase { flags.insert(.expiresBeforePurchase) }
             } else {
                 flags.insert(.expiresUnreadable)
             }
         }
-        if transaction.pointee.revocationDate != nil {
+        if transaction.revocationDate != nil {
             if let revoked = dates.revocation {
                 if let purchase = dates.purchase, revoked < purchase { flags.insert(.revocationBeforePurchase) }
                 // No snapshot reports a revocation that had not happened when it was signed; compared at the
@@ -866,14 +813,14 @@ struct Impossibility: OptionSet {
                 flags.insert(.revocationUnreadable)
             }
         }
-        if let quantity = transaction.pointee.quantity, quantity < 1 { flags.insert(.noQuantity) }
-        if let price = transaction.pointee.price, price < 0 { flags.insert(.negativePrice) }
+        if let quantity = transaction.quantity, quantity < 1 { flags.insert(.noQuantity) }
+        if let price = transaction.price, price < 0 { flags.insert(.negativePrice) }
         return (flags, dates)
     }
 
     /// The words of each flag set, in the order of the checks, for the diagnostic.
-    func described(_ transaction: UnsafePointer<TransactionPayload>) -> [String] {
-        let payload = transaction.pointee
+    func described(_ transaction: PayloadView) -> [String] {
+        let payload = transaction.copy
         let words: [(Impossibility, () -> String?)] = [
             (.emptyTransactionId, { "an empty transactionId" }),
             (.emptyOriginalTransactionId, { "an empty originalTransactionId" }),

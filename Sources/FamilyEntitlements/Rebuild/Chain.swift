@@ -4,102 +4,16 @@
     import Foundation
 #endif
 
-/// The admitted transactions of one rebuild, read in place.
-///
-/// Payloads are large values with many strings: reading one from an array copies it, retaining each string, and that
-/// dominated the rebuild of a long history. A buffer's elements are read where they are. A store is only valid
-/// within the rebuild that made it, and nothing that outlives the rebuild holds one.
-typealias Store = UnsafeBufferPointer<TransactionPayload>
-
-/// What the evaluation of a chain reads of each transaction, gathered in one pass over the history.
-///
-/// A long history does not fit in the processor's caches, and a chain's transactions lie scattered through it;
-/// reading these few fields in one sequential pass, then evaluating from them, keeps the rebuild close to linear.
-///
-/// An entry takes 48 bytes (42 with 6 to spare, which `ChainRecord` uses), rather than the 80 of its fields as optionals
-/// and integers: a long history's chains are far larger than the caches, and each pass over them fetches fewer lines
-/// from memory. The optional dates are kept as `TransactionDates`, dates with a flag each, and the position and product
-/// as 32-bit numbers.
-/// Both are below 2^31: the position is that of a payload in an array (2^31 payloads would take over a terabyte), and
-/// the product's number is at most the count of such positions.
-struct ChainEntry {
-    private var position: Int32
-    private var productNumber: Int32
-    /// The dates admission made of the transaction.
-    let dates: TransactionDates
-    let isUpgraded: Bool
-
-    /// The entry of the admitted transaction at `index`, of the product numbered `product`, from the dates admission
-    /// made of it (admission keeps no transaction without a purchaseDate).
-    init(index: Int, product: Int, dates: TransactionDates, isUpgraded: Bool) {
-        (position, productNumber, self.dates, self.isUpgraded) = (Int32(index), Int32(product), dates, isUpgraded)
-    }
-
-    var purchase: RuleInstant { dates.purchase ?? .distantPast }
-    var expires: RuleInstant? { dates.expires }
-    var revocation: RuleInstant? { dates.revocation }
-    var signed: RuleInstant? { dates.signed }
-
-    /// The transaction's position in the admitted transactions.
-    var index: Int { Int(position) }
-
-    /// The transaction's product, as a position in the chain's `productIds`.
-    var product: Int {
-        get { Int(productNumber) }
-        set { productNumber = Int32(newValue) }
-    }
-}
-
-/// The entries of one chain as the history gives them, with the chain's products.
-struct ChainEntries {
-    var entries: [ChainEntry] = []
-    /// The products the chain names, in the order first seen: usually one to three.
-    var productIds: [String] = []
-    /// Each product's number in the rebuild's `ProductNumbers`, position by position.
-    private var productNumbers: [Int] = []
-    /// Each product's position in `productIds`, by number: a hostile chain may name a product per transaction.
-    private var productPositions: [Int: Int] = [:]
-    /// Whether each entry was purchased after the one before it, as a history in purchase order has them: the chain
-    /// is then in order without reading its entries again, which a long history would fetch from memory once more.
-    private(set) var isInPurchaseOrder = true
-    /// The positions whose product differs from the one before, in order.
-    private(set) var productChanges: [Int] = []
-
-    /// Adds the entry of an admitted auto-renewable transaction whose `product` is its number in `products`, setting
-    /// its product in the chain; the first entry reserves room for `count`, as many as the chain may take.
-    mutating func append(_ entry: ChainEntry, of products: ProductNumbers, reserving count: Int) {
-        var entry = entry
-        let product = entry.product
-        if entries.isEmpty { entries.reserveCapacity(count) }
-        // Renewals usually name the product of the transaction before them: one comparison, no hashing.
-        if let last = entries.last?.product, productNumbers[last] == product {
-            entry.product = last
-        } else if let known = productPositions[product] {
-            entry.product = known
-        } else {
-            entry.product = productIds.count
-            productPositions[product] = productIds.count
-            productIds.append(products.ids[product])
-            productNumbers.append(product)
-        }
-        if let last = entries.last {
-            if entry.purchase <= last.purchase { isInPurchaseOrder = false }
-            if entry.product != last.product { productChanges.append(entries.count) }
-        }
-        entries.append(entry)
-    }
-}
-
 /// The transactions of one subscription chain, in purchase order: their entries, and the payloads read in place.
 struct Chain {
-    let store: Store
+    let store: PayloadStore
     let entries: [ChainEntry]
     let productIds: [String]
     /// The positions whose product differs from the one before, where the entries are in the order appended; nil
     /// where they were sorted.
     let productChanges: [Int]?
 
-    init(store: Store, entries unsorted: ChainEntries) {
+    init(store: PayloadStore, entries unsorted: ChainEntries) {
         self.store = store
         productIds = unsorted.productIds
         func precedes(_ lhs: ChainEntry, _ rhs: ChainEntry) -> Bool {
@@ -121,9 +35,8 @@ struct Chain {
     /// The position of the transaction at `position` in the admitted transactions.
     func storeIndex(_ position: Int) -> Int { entries[position].index }
 
-    subscript(position: Int) -> TransactionPayload {
-        _read { yield store[entries[position].index] }
-    }
+    @inline(__always)
+    subscript(position: Int) -> PayloadView { store[entries[position].index] }
 }
 
 /// A subscription chain with what its evaluation reads besides its transactions.

@@ -321,28 +321,6 @@ protocol Snapshots {
     func name(_ key: Key) -> String
 }
 
-/// A key of a transaction id: the id's value where it is a number (`UInt64`), or `TransactionKey`, each giving two ids
-/// the same key exactly where they are the same string.
-protocol TransactionIDKey: Hashable {
-    init?(transactionId: String)
-    var transactionId: String { get }
-}
-
-extension UInt64: TransactionIDKey {
-    init?(transactionId: String) {
-        guard let value = TransactionKey.value(of: transactionId) else { return nil }
-        self = value
-    }
-
-    var transactionId: String { String(self) }
-}
-
-extension TransactionKey: TransactionIDKey {
-    init?(transactionId: String) { self.init(transactionId) }
-
-    var transactionId: String { id }
-}
-
 /// The admitted transactions' snapshots, keyed by transaction id.
 struct TransactionSnapshots<Key: TransactionIDKey>: Snapshots {
     let store: [TransactionPayload]

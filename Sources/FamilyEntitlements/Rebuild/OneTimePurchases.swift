@@ -13,7 +13,7 @@ struct OneTimePurchases: RebuildStage {
 
     /// Rule 4: a consumable is used up, never an entitlement, so it makes no candidate. One that is FAMILY_SHARED is
     /// invalid data, since Family Sharing never shares a consumable: reported, and it still grants nothing.
-    func consumable(at index: Int, in store: Store, log: inout DiagnosticsLog) {
+    func consumable(at index: Int, in store: PayloadStore, log: inout DiagnosticsLog) {
         guard store[index].inAppOwnershipType == .familyShared else { return }
         log.report(
             .familySharedConsumable,
@@ -25,7 +25,7 @@ struct OneTimePurchases: RebuildStage {
     /// `dates` admission made of it, read in place field by field: a copy of the payload would retain every one of its
     /// strings.
     func evaluate(
-        at index: Int, in store: Store, dates: TransactionDates, type: ProductType?, facts: NotificationFacts,
+        at index: Int, in store: PayloadStore, dates: TransactionDates, type: ProductType?, facts: NotificationFacts,
         log: inout DiagnosticsLog
     ) -> Candidate {
         let events =

@@ -67,7 +67,7 @@ struct Rebuild: RebuildStage {
             findingValidUntil
             ? staleness.plan(for: history, transactionBoundaries: admitted.transactionBoundaries) : nil
         if plan != nil { cost.planned += history.count }
-        return admitted.transactions.withUnsafeBufferPointer { store in
+        return PayloadStore.reading(admitted.transactions) { store in
             var evaluation = evaluate(
                 admitted, newest: newest, renewalInfos: renewalInfos, store: store, log: log,
                 apart: plan?.groups ?? [])
@@ -88,7 +88,7 @@ struct Rebuild: RebuildStage {
     private func evaluate(
         _ admitted: AdmittedEntries, newest: (isNewest: [Bool], count: Int),
         renewalInfos: [String: AdmittedRenewalInfo],
-        store: Store, log: DiagnosticsLog, apart: Set<String>
+        store: PayloadStore, log: DiagnosticsLog, apart: Set<String>
     ) -> Evaluation {
         var log = log
         let facts = admitted.facts
@@ -114,13 +114,13 @@ struct Rebuild: RebuildStage {
         let (records, dates) = (admitted.chainRecords, admitted.dates)
         var next = 0
         for index in store.indices where isNewest[index] {
-            while next < records.count, records[next].entry.index < index { next += 1 }
-            if next < records.count, records[next].entry.index == index {
+            while next < records.count, records[next].index < index { next += 1 }
+            if next < records.count, records[next].index == index {
                 let record = records[next]
-                guard record.entry.purchase <= instant else { continue }
+                guard record.purchase <= instant else { continue }
                 namesAPurchase = true
                 subscriptions[record.chain].append(
-                    record.entry, of: admitted.products, reserving: admitted.chains.counts[record.chain])
+                    record, of: admitted.products, reserving: admitted.chains.counts[record.chain])
                 continue
             }
             guard let purchase = dates[index].purchase, purchase <= instant,
@@ -262,7 +262,7 @@ struct Rebuild: RebuildStage {
 /// dates they compare it against, so `Staleness` evaluates only those groups again at a later instant. Valid only
 /// while `store` is.
 struct Evaluation {
-    let store: Store
+    let store: PayloadStore
     /// The dates admission made of each transaction of `store`, position by position.
     let dates: [TransactionDates]
     let facts: NotificationFacts
@@ -310,7 +310,8 @@ struct EvaluationGroup {
     var size: Int { chainSize + oneTime.count }
 
     /// Evaluates the group at `rebuild`'s instant; `cost` counts what the cross-check reads beyond `chainSize`.
-    mutating func evaluate(by rebuild: Rebuild, store: Store, facts: NotificationFacts, cost: inout RebuildCost) {
+    mutating func evaluate(by rebuild: Rebuild, store: PayloadStore, facts: NotificationFacts, cost: inout RebuildCost)
+    {
         var log = DiagnosticsLog()
         var candidates: [(productId: String, candidate: Candidate)] = []
         if let chain {

@@ -15,7 +15,7 @@ struct ReportedCandidate: RebuildStage {
     /// The decision for one product from every candidate that names it; `dates` holds the dates admission made of
     /// each transaction of `store`, position by position.
     func decision(
-        for productId: String, from candidates: [Candidate], store: Store, dates: [TransactionDates],
+        for productId: String, from candidates: [Candidate], store: PayloadStore, dates: [TransactionDates],
         facts: NotificationFacts, log: inout DiagnosticsLog
     ) -> (decision: ProductDecision, facts: ProductFacts)? {
         // One pass: the granting candidate to report (PURCHASED first, then the longest access, then the lowest
@@ -43,9 +43,8 @@ struct ReportedCandidate: RebuildStage {
         }
         guard let position = granting ?? newest else { return nil }
         let chosen = candidates[position]
-        guard let base = store.baseAddress else { return nil }
         let decision = decision(
-            for: productId, reporting: chosen, of: base + chosen.index, dates: dates[chosen.index],
+            for: productId, reporting: chosen, of: store[chosen.index], dates: dates[chosen.index],
             granting: granting != nil, candidates: candidates, facts: facts, log: &log)
         // Field by field: a copy of the payload would retain every one of its strings.
         return (
@@ -60,7 +59,7 @@ struct ReportedCandidate: RebuildStage {
     /// Whether the candidate of the transaction at `index`, granting until `ends`, is reported rather than the best
     /// so far among granting candidates.
     private static func grantsLonger(
-        _ index: Int, until ends: RuleInstant?, than best: Int, until bestEnds: RuleInstant?, store: Store
+        _ index: Int, until ends: RuleInstant?, than best: Int, until bestEnds: RuleInstant?, store: PayloadStore
     ) -> Bool {
         // Compared one key at a time, so that the transaction ids are read only between equals.
         let isPurchased = store[index].inAppOwnershipType == .purchased
@@ -73,14 +72,14 @@ struct ReportedCandidate: RebuildStage {
 
     /// Whether the transaction at `index` is newer than the one at `best`: purchased later, or at once with a greater
     /// transaction id.
-    private static func isNewer(_ index: Int, than best: Int, store: Store, dates: [TransactionDates]) -> Bool {
+    private static func isNewer(_ index: Int, than best: Int, store: PayloadStore, dates: [TransactionDates]) -> Bool {
         (dates[best].purchase ?? .distantPast, store[best].id)
             < (dates[index].purchase ?? .distantPast, store[index].id)
     }
 
     /// The decision reporting `chosen`, whose transaction is read in place, field by field.
     private func decision(
-        for productId: String, reporting chosen: Candidate, of transaction: UnsafePointer<TransactionPayload>,
+        for productId: String, reporting chosen: Candidate, of transaction: PayloadView,
         dates: TransactionDates, granting: Bool, candidates: [Candidate], facts: NotificationFacts,
         log: inout DiagnosticsLog
     ) -> ProductDecision {
@@ -94,26 +93,26 @@ struct ReportedCandidate: RebuildStage {
                     .familySharing,
                     granting
                         ? .anyGrants(
-                            transactions: distinct, productId: ProductID(productId), reported: transaction.pointee.id,
-                            ownership: transaction.pointee.inAppOwnershipType)
+                            transactions: distinct, productId: ProductID(productId), reported: transaction.id,
+                            ownership: transaction.inAppOwnershipType)
                         : .noneGrants(transactions: distinct, productId: ProductID(productId))))
         }
-        let type = transaction.pointee.type ?? catalogProducts[ProductID(productId)]?.type
+        let type = transaction.type ?? catalogProducts[ProductID(productId)]?.type
         return ProductDecision(
             productId: ProductID(productId),
             type: type,
             state: chosen.state,
-            ownership: transaction.pointee.inAppOwnershipType,
+            ownership: transaction.inAppOwnershipType,
             revocation: chosen.revocation?.cause,
             expiresDate: chosen.expires?.date,
             willRenew: type == .autoRenewable ? chosen.willRenew : nil,
             // Only an auto-renewable subscription has a plan to cancel or change, and only its purchaser manages it.
-            canManage: type == .autoRenewable && transaction.pointee.inAppOwnershipType == .purchased,
+            canManage: type == .autoRenewable && transaction.inAppOwnershipType == .purchased,
             period: period(of: transaction, log: &log),
             price: price(of: transaction, log: &log),
-            transactionId: TransactionID(transaction.pointee.id),
+            transactionId: TransactionID(transaction.id),
             originalTransactionId: OriginalTransactionID(
-                transaction.pointee.originalTransactionId ?? transaction.pointee.id),
+                transaction.originalTransactionId ?? transaction.id),
             reasons: reasons)
     }
 
@@ -134,16 +133,16 @@ struct ReportedCandidate: RebuildStage {
 
     /// The evidence every decision starts with: the snapshot used and the notifications that carried it.
     static func snapshotReasons(
-        _ transaction: UnsafePointer<TransactionPayload>, signed: RuleInstant?, facts: NotificationFacts,
+        _ transaction: PayloadView, signed: RuleInstant?, facts: NotificationFacts,
         capacity: Int = 0
     ) -> [Reason] {
         var reasons: [Reason] = []
         reasons.reserveCapacity(capacity + 1)
         if let signed {
             reasons.append(
-                Reason.found(.snapshots, .newestSnapshot(transactionId: transaction.pointee.id, signed: signed.date)))
+                Reason.found(.snapshots, .newestSnapshot(transactionId: transaction.id, signed: signed.date)))
         }
-        guard !facts.notifications.isEmpty, let transactionId = transaction.pointee.transactionId,
+        guard !facts.notifications.isEmpty, let transactionId = transaction.transactionId,
             let mentions = facts.notifications[transactionId]
         else { return reasons }
         for mention in mentions.sorted() {
@@ -160,24 +159,24 @@ struct ReportedCandidate: RebuildStage {
         return reasons
     }
 
-    private func period(of transaction: UnsafePointer<TransactionPayload>, log: inout DiagnosticsLog) -> PricingPeriod {
+    private func period(of transaction: PayloadView, log: inout DiagnosticsLog) -> PricingPeriod {
         if let period = PricingPeriod.of(transaction) { return period }
         log.report(
             .unknownOfferType,
-            "transaction \(transaction.pointee.id) has offerType \(transaction.pointee.offerType?.rawValue ?? 0), which this library "
+            "transaction \(transaction.id) has offerType \(transaction.offerType?.rawValue ?? 0), which this library "
                 + "does not know; its period is reported as normal")
         return .normal
     }
 
-    private func price(of transaction: UnsafePointer<TransactionPayload>, log: inout DiagnosticsLog) -> Money? {
-        guard let milliunits = transaction.pointee.price, let currency = transaction.pointee.currency else {
+    private func price(of transaction: PayloadView, log: inout DiagnosticsLog) -> Money? {
+        guard let milliunits = transaction.price, let currency = transaction.currency else {
             return nil
         }
         let money = Money(milliunits: milliunits, currency: CurrencyCode(rawValue: currency))
         if money.exactMinorUnits == nil {
             log.report(
                 .inexactPrice,
-                "transaction \(transaction.pointee.id) has price \(milliunits) milliunits of \(currency), which is not a whole "
+                "transaction \(transaction.id) has price \(milliunits) milliunits of \(currency), which is not a whole "
                     + "number of the currency's ISO 4217 minor units (or the currency is unknown)")
         }
         return money

@@ -35,7 +35,7 @@ struct RevocationCauses: RebuildStage {
     /// The revocation of `transaction` at `time`, with its cause: stated by the snapshot, or inferred from the REVOKE
     /// that revoked it. A stated revocation of a type or reason this library does not know is reported.
     func revocation(
-        of transaction: TransactionPayload, at time: RevocationTime, events: ChainEvents, log: inout DiagnosticsLog
+        of transaction: PayloadView, at time: RevocationTime, events: ChainEvents, log: inout DiagnosticsLog
     ) -> Revocation {
         if time.stated {
             if let type = transaction.revocationType, !type.isKnown {
@@ -54,7 +54,9 @@ struct RevocationCauses: RebuildStage {
         if let event = time.event, case .revoke(let cause) = event.kind {
             return Revocation(at: time.at, cause: .inferred(cause), event: event)
         }
-        let finding = RevocationCauseFinding.of(transaction)
+        let finding = RevocationCauseFinding.of(
+            type: transaction.revocationType, reason: transaction.revocationReason,
+            ownership: transaction.inAppOwnershipType)
         // A revocation Apple sent without its date is dated by the rebuild: its cause is inferred too.
         let implied = events.impliedRevocations.contains(transaction.id)
         return Revocation(at: time.at, cause: implied ? .inferred(finding.cause) : finding, event: nil)
@@ -63,7 +65,7 @@ struct RevocationCauses: RebuildStage {
     /// The revocation of a transaction by the instant of evaluation, with its cause, from the dates admission made of
     /// it: `revoked(revoked:purchased:grantingUntil:events:)`, then `revocation(of:at:events:log:)`.
     func revocation(
-        of transaction: TransactionPayload, dates: TransactionDates, grantingUntil: RuleInstant?, events: ChainEvents,
+        of transaction: PayloadView, dates: TransactionDates, grantingUntil: RuleInstant?, events: ChainEvents,
         log: inout DiagnosticsLog
     ) -> Revocation? {
         revoked(revoked: dates.revocation, purchased: dates.purchase, grantingUntil: grantingUntil, events: events)
@@ -84,7 +86,7 @@ struct RevocationCauses: RebuildStage {
     }
 
     /// The evidence of a revocation, as data.
-    func reason(of revocation: Revocation, for transaction: TransactionPayload) -> Reason {
+    func reason(of revocation: Revocation, for transaction: PayloadView) -> Reason {
         guard let event = revocation.event else {
             return Reason.found(
                 .revocationCause,
@@ -133,7 +135,16 @@ extension RevocationCauseFinding {
     /// the reason is 1, because Apple sets 0 both when a member leaves and when the purchaser is refunded for another
     /// reason. Anything else is `unknown`. Public so that a support tool labels a revocation as the rebuild does.
     public static func of(_ transaction: TransactionPayload) -> RevocationCauseFinding {
-        if let type = transaction.revocationType {
+        of(
+            type: transaction.revocationType, reason: transaction.revocationReason,
+            ownership: transaction.inAppOwnershipType)
+    }
+
+    /// The cause from a transaction's revocationType, revocationReason and inAppOwnershipType, as `of(_:)` reads them.
+    static func of(
+        type: RevocationType?, reason: RevocationReason?, ownership: OwnershipType?
+    ) -> RevocationCauseFinding {
+        if let type {
             switch type {
             case .refundFull: return .stated(.refund)
             case .refundProrated: return .stated(.proratedRefund)
@@ -142,8 +153,7 @@ extension RevocationCauseFinding {
             default: return .stated(.unknown)
             }
         }
-        let reason = transaction.revocationReason
-        switch transaction.inAppOwnershipType {
+        switch ownership {
         case .purchased?:
             return .inferred(reason == nil || reason == .otherReason || reason == .appIssue ? .refund : .unknown)
         case .familyShared?:

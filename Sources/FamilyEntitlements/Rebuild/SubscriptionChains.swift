@@ -91,7 +91,7 @@ struct SubscriptionChains: RebuildStage {
 
     /// The replacement of a transaction at `date`, with the transaction of the other product where the history holds it.
     private func replacement(of index: Int, at date: RuleInstant?, in context: ChainContext) -> (
-        at: RuleInstant, by: TransactionPayload?
+        at: RuleInstant, by: PayloadView?
     )? {
         guard let date else { return nil }
         if let next = context.nextOtherProduct[index], context.chain.entries[next].purchase == date {
@@ -106,7 +106,7 @@ struct SubscriptionChains: RebuildStage {
 
     /// Evaluates `transaction`, read in place at `index` of the chain, from the dates of its entry.
     private func candidate(
-        _ transaction: TransactionPayload, at index: Int, in context: ChainContext, log: inout DiagnosticsLog
+        _ transaction: PayloadView, at index: Int, in context: ChainContext, log: inout DiagnosticsLog
     ) -> Candidate {
         let (chain, renewalInfo, events) = (context.chain, context.renewalInfo, context.events)
         let dates = chain.entries[index].dates
@@ -169,7 +169,7 @@ struct SubscriptionChains: RebuildStage {
     /// instant: the grace period's end and a pending change of product from a renewal info that describes it, when
     /// billing began to fail while it still fails, and when auto-renew was turned off while it stays off.
     private func renewalFacts(
-        of transaction: TransactionPayload, dates: TransactionDates, state: AccessState, willRenew: Bool?,
+        of transaction: PayloadView, dates: TransactionDates, state: AccessState, willRenew: Bool?,
         in context: ChainContext
     ) -> RenewalFacts {
         var facts = RenewalFacts()
@@ -260,7 +260,7 @@ struct SubscriptionChains: RebuildStage {
 
     /// The state of a chain whose newest transaction has expired: grace period, billing retry or expired.
     private func renewalState(
-        of transaction: TransactionPayload, dates: TransactionDates, renewalInfo: AdmittedRenewalInfo?,
+        of transaction: PayloadView, dates: TransactionDates, renewalInfo: AdmittedRenewalInfo?,
         events: ChainEvents, into reasons: inout [Reason]
     ) -> (AccessState, RuleInstant?) {
         let expires = dates.expires ?? .distantPast
@@ -311,7 +311,7 @@ struct SubscriptionChains: RebuildStage {
 
     /// Rule 6: the newest renewal info's autoRenewStatus while the subscription has access or is in billing retry.
     private func willRenew(
-        state: AccessState, renewalInfo: AdmittedRenewalInfo?, transaction: TransactionPayload,
+        state: AccessState, renewalInfo: AdmittedRenewalInfo?, transaction: PayloadView,
         into reasons: inout [Reason], log: inout DiagnosticsLog
     ) -> Bool? {
         guard state == .active || state == .gracePeriod || state == .billingRetry else { return false }
@@ -332,7 +332,7 @@ struct SubscriptionChains: RebuildStage {
 
     /// The evidence of a replacement: by the transaction of another product, or by an isUpgraded snapshot.
     private static func reason(
-        _ transaction: TransactionPayload, replacedBy replacement: (at: RuleInstant, by: TransactionPayload?)
+        _ transaction: PayloadView, replacedBy replacement: (at: RuleInstant, by: PayloadView?)
     ) -> Reason {
         guard let by = replacement.by else {
             return Reason.found(

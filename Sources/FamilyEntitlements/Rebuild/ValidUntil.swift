@@ -188,9 +188,8 @@ package struct Staleness: RebuildStage {
         if let transactionBoundaries {
             for (date, reach) in transactionBoundaries { body(date, reach) }
         } else {
-            history.transactions.withUnsafeBufferPointer { buffer in
-                guard let transactions = buffer.baseAddress else { return }
-                for index in buffer.indices { reader.add(transactions + index, body) }
+            PayloadStore.reading(history.transactions) { store in
+                for index in store.indices { reader.add(store[index], body) }
             }
         }
         for renewalInfo in history.renewalInfos { reader.add(renewalInfo, body) }
@@ -204,7 +203,7 @@ package struct Staleness: RebuildStage {
                 data?.transactionInfo.map { $0.signedDate == nil } == true
                 || data?.renewalInfo.map { $0.signedDate == nil } == true
             reader.add(notification.signedDate, placesNested ? .admission : .group(group), body)
-            if let transaction = data?.transactionInfo { withUnsafePointer(to: transaction) { reader.add($0, body) } }
+            if let transaction = data?.transactionInfo { PayloadView.reading(transaction) { reader.add($0, body) } }
             if let renewalInfo = data?.renewalInfo { reader.add(renewalInfo, body) }
         }
         // Apple's statuses are compared with the chain they name only.
@@ -246,12 +245,12 @@ package struct Staleness: RebuildStage {
 
         /// The boundaries of a transaction, read in place: inlined into admission's loop over the history.
         @inline(__always)
-        func add(_ transaction: UnsafePointer<TransactionPayload>, _ body: (Date, Reach) -> Void) {
-            func group() -> String? { transaction.pointee.originalTransactionId }
-            add(transaction.pointee.purchaseDate, .admission, body)
-            add(transaction.pointee.signedDate, .admission, body)
-            add(transaction.pointee.revocationDate, .revocation(group()), body)
-            if let expires = transaction.pointee.expiresDate {
+        func add(_ transaction: PayloadView, _ body: (Date, Reach) -> Void) {
+            func group() -> String? { transaction.originalTransactionId }
+            add(transaction.purchaseDate, .admission, body)
+            add(transaction.signedDate, .admission, body)
+            add(transaction.revocationDate, .revocation(group()), body)
+            if let expires = transaction.expiresDate {
                 add(expires, .group(group()), body)
                 if expires > earliestRetried {
                     add(
@@ -259,8 +258,8 @@ package struct Staleness: RebuildStage {
                         .group(group()), body)
                 }
             }
-            if hasDurations, let purchase = transaction.pointee.purchaseDate,
-                let duration = transaction.pointee.productId.flatMap({ catalogProducts[ProductID($0)]?.duration })
+            if hasDurations, let purchase = transaction.purchaseDate,
+                let duration = transaction.productId.flatMap({ catalogProducts[ProductID($0)]?.duration })
             {
                 add(duration.added(to: purchase), .group(group()), body)
             }

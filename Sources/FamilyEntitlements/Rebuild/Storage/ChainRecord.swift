@@ -1,40 +1,35 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
-/// The entry of an admitted auto-renewable transaction, taken from its payload in admission's pass, with its chain.
+/// The record of an admitted auto-renewable transaction, taken from its payload in admission's pass, with its product
+/// and its chain as numbers.
 ///
-/// A long history is far larger than the processor's caches: a payload takes about 520 bytes, and its original
-/// transaction and product ids are strings of their own elsewhere in memory, so a second pass over the payloads
-/// fetches each from memory again. Admission reads each payload once and keeps these 48 bytes, with the product and
-/// the chain as numbers; grouping into chains then reads no payload, and no identifier string.
+/// A long history is far larger than the processor's caches, and a payload's original transaction and product ids are
+/// strings of their own elsewhere in memory, so a second pass over the payloads fetches each from memory again.
+/// Admission reads each payload once and keeps this record; grouping into chains then reads no payload, and no
+/// identifier string.
+///
+/// Invariants: `index` is the transaction's position in the admitted transactions, `product` a number of the
+/// rebuild's `ProductNumbers` and `chain` one of its `ChainNumbers`.
 struct ChainRecord {
-    /// The entry; its `product` is the product's number in the rebuild's `ProductNumbers` until it joins its chain.
-    var entry: ChainEntry
-    /// The chain's number, in the bytes the entry leaves spare: below 2^31, as the entry's position is, since there are
-    /// at most as many chains as positions.
-    private let chainNumber: Int32
-
-    init(entry: ChainEntry, chain: Int) {
-        self.entry = entry
-        chainNumber = Int32(chain)
-    }
-
+    let index: Int
+    /// The product, as a number of the rebuild's `ProductNumbers` (not yet a position in its chain).
+    let product: Int
     /// The chain, as a number of the rebuild's `ChainNumbers`.
-    var chain: Int { Int(chainNumber) }
+    let chain: Int
+    /// The dates admission made of the transaction.
+    let dates: TransactionDates
+    let isUpgraded: Bool
+
+    var purchase: RuleInstant { dates.purchase ?? .distantPast }
 }
 
 /// The product ids of the admitted auto-renewable transactions, numbered in the order first seen, so that grouping
 /// into chains compares numbers rather than strings. A transaction usually names its chain's product, else the product
-/// of the transaction before it: those are compared first, then the few known one by one, and a dictionary holds them
-/// only beyond eight.
+/// of the transaction before it: those are compared first, before the table is searched.
 struct ProductNumbers {
-    /// The product ids, by number.
-    private(set) var ids: [String] = []
-    private var positions: [String: Int] = [:]
+    private var numbers = ScannedTable<String>()
     private var last = -1
+
+    /// The product ids, by number.
+    var ids: [String] { numbers.keys }
 
     /// The number of `productId`, added where new; `guess` (the number its chain named last, or -1) is compared first.
     mutating func number(of productId: String, guess: Int) -> Int {
@@ -43,16 +38,7 @@ struct ProductNumbers {
             return guess
         }
         if last >= 0, ids[last] == productId { return last }
-        if positions.isEmpty, ids.count > CandidatesByProduct.scanned {
-            for (position, known) in ids.enumerated() { positions[known] = position }
-        }
-        if let found = positions.isEmpty ? ids.firstIndex(of: productId) : positions[productId] {
-            last = found
-            return found
-        }
-        last = ids.count
-        ids.append(productId)
-        if !positions.isEmpty { positions[productId] = last }
+        last = numbers.position(of: productId).position
         return last
     }
 }

@@ -1,13 +1,13 @@
 /// The candidates of a rebuild grouped by product id, in arrays rather than a dictionary: a report names few
-/// products, so a product id is looked for among the few known, and hashed only once there are many.
+/// products, so a product id is looked for among the few known, and hashed only once there are many (`ScannedTable`).
+///
+/// Invariants: `lists` has one element per product, at the position `positions` gives its id.
 struct CandidatesByProduct {
     /// The product ids, in the order first seen, and the candidates of each at the same position.
-    private(set) var productIds: [String] = []
+    private var positions = ScannedTable<String>()
     private(set) var lists: [[Candidate]] = []
-    /// The position of each product id, kept only once there are more than `scanned` of them.
-    private var positions: [String: Int] = [:]
-    /// How many product ids are looked for one by one before a dictionary holds their positions.
-    static let scanned = 8
+
+    var productIds: [String] { positions.keys }
 
     /// How many candidates each product's list has room for at first.
     static let reserved = 4
@@ -32,18 +32,12 @@ struct CandidatesByProduct {
 
     /// The position of `productId`, added where new.
     private mutating func position(of productId: String) -> Int {
-        if positions.isEmpty, productIds.count > Self.scanned {
-            for (position, known) in productIds.enumerated() { positions[known] = position }
-        }
-        if let found = positions.isEmpty ? productIds.firstIndex(of: productId) : positions[productId] {
-            return found
-        }
-        productIds.append(productId)
+        let (position, isNew) = positions.position(of: productId)
+        guard isNew else { return position }
         // Room for a few: a product is usually named by several transactions (a family's copies, renewals).
         var list: [Candidate] = []
         list.reserveCapacity(Self.reserved)
         lists.append(list)
-        if !positions.isEmpty { positions[productId] = productIds.count - 1 }
-        return productIds.count - 1
+        return position
     }
 }

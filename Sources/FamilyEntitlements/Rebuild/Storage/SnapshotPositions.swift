@@ -26,6 +26,10 @@ extension Dictionary: SnapshotPositions where Value == Int {
 /// insert fetches a line of each from memory. Here a set holds each key with its position in one 16-byte element, so an
 /// insert fetches one; and the flag of each position held is kept as positions come and go, so that `takeFlags(count:)`
 /// does not read the table again. A position is one transaction's, so it is only ever held by the key of its id.
+///
+/// Invariants: `held[position]` is true exactly where a key holds `position` (positions beyond `held.count` are held by
+/// none), and each key holds at most one position. `takeFlags(count:)` ends the table's use: it hands the flags over
+/// rather than copying them.
 struct NumberedPositions: SnapshotPositions {
     /// A key and its position, equal to any other element of the same key: the set finds an element by its key alone.
     private struct Slot: Hashable {

@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+/// The engine's speed tricks live behind one fence, `Sources/FamilyEntitlements/Rebuild/Storage`: packed entries and
+/// their numbered positions, the transaction id key, the small tables and the unsafe buffers. The rules outside it
+/// read payloads through `PayloadView` and positions as plain `Int`s. These scans keep it so.
+struct StorageFenceTests {
+    static let rebuild = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Sources/FamilyEntitlements/Rebuild")
+
+    /// The code of a file, its comments dropped line by line.
+    static func code(of text: String) -> [String] {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            String(line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+        }
+    }
+
+    /// The lines of `text` that reach past the fence: an unsafe pointer or buffer, or a 32-bit position.
+    static func trespasses(in text: String) -> [String] {
+        code(of: text).filter { $0.contains("Unsafe") || $0.contains(".pointee") || $0.contains(/\bU?Int32\b/) }
+    }
+
+    /// The files of the folder at `url`, by name.
+    static func swiftFiles(at url: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: url.path).filter { $0.hasSuffix(".swift") }.sorted()
+    }
+
+    @Test("the scan finds what it looks for, and not in comments")
+    func scanFindsTrespasses() {
+        #expect(Self.trespasses(in: "let p: UnsafePointer<TransactionPayload>").count == 1)
+        #expect(Self.trespasses(in: "x = transaction.pointee.id").count == 1)
+        #expect(Self.trespasses(in: "private var position: Int32").count == 1)
+        #expect(Self.trespasses(in: "buffer.withUnsafeBufferPointer { $0 }").count == 1)
+        #expect(Self.trespasses(in: "/// read in place, not through an UnsafePointer").isEmpty)
+        #expect(Self.trespasses(in: "let count: Int // not an Int32").isEmpty)
+        #expect(Self.trespasses(in: "let view: PayloadView, index: Int").isEmpty)
+    }
+
+    @Test("no rule file of Rebuild/ names an unsafe pointer or a 32-bit position; Storage/ does")
+    func rulesStayOutsideTheFence() throws {
+        let rules = try Self.swiftFiles(at: Self.rebuild)
+        #expect(rules.count >= 10, "\(rules)")
+        for file in rules {
+            let text = try String(contentsOf: Self.rebuild.appendingPathComponent(file), encoding: .utf8)
+            #expect(Self.trespasses(in: text).isEmpty, "\(file): \(Self.trespasses(in: text))")
+        }
+        // The fence is where the scan says it is: the unsafe buffer lives inside it.
+        let storage = Self.rebuild.appendingPathComponent("Storage")
+        let fenced = try Self.swiftFiles(at: storage).map {
+            try String(contentsOf: storage.appendingPathComponent($0), encoding: .utf8)
+        }
+        #expect(fenced.contains { !Self.trespasses(in: $0).isEmpty })
+    }
+
+    @Test("every file of Storage/ states its invariants")
+    func storageStatesItsInvariants() throws {
+        let storage = Self.rebuild.appendingPathComponent("Storage")
+        let files = try Self.swiftFiles(at: storage)
+        #expect(files.count >= 5, "\(files)")
+        for file in files {
+            let text = try String(contentsOf: storage.appendingPathComponent(file), encoding: .utf8)
+            #expect(text.contains("/// Invariants"), "\(file) states no invariants")
+        }
+    }
+}
