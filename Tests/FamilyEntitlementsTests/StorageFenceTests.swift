@@ -63,4 +63,22 @@ struct StorageFenceTests {
             #expect(text.contains("/// Invariants"), "\(file) states no invariants")
         }
     }
+
+    /// The files of Rebuild/ that may name the cost counter: its own, validUntil's (whose budget is in the counter's
+    /// units, its one reader inside the engine), and the rebuild's entry, which counts the work from what the
+    /// evaluation says it read (`EntriesRead`). No stage takes the counter as a parameter.
+    static let counters: Set<String> = ["RebuildCost.swift", "ValidUntil.swift", "RebuildEntitlements.swift"]
+
+    @Test("no stage takes the cost counter: only its own file, validUntil and the rebuild's entry name it")
+    func costIsDerivedNotThreaded() throws {
+        let files = try Self.swiftFiles(at: Self.rebuild)
+        #expect(Self.counters.isSubset(of: Set(files)), "\(Self.counters.subtracting(files).sorted())")
+        for file in files {
+            let code = Self.code(of: try String(contentsOf: Self.rebuild.appendingPathComponent(file), encoding: .utf8))
+            let names = code.filter { $0.contains("RebuildCost") }
+            #expect(Self.counters.contains(file) || names.isEmpty, "\(file): \(names)")
+            let threaded = code.filter { $0.contains(/inout\s+RebuildCost/) }
+            #expect(["ValidUntil.swift", "RebuildCost.swift"].contains(file) || threaded.isEmpty, "\(file): \(threaded)")
+        }
+    }
 }

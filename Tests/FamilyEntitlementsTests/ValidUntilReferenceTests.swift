@@ -9,8 +9,7 @@ import Testing
 enum ReferenceValidUntil {
     /// The report of `rebuild` at its instant, without `validUntil`.
     static func plainReport(_ rebuild: Rebuild, of history: History) -> EntitlementReport {
-        var cost = RebuildCost()
-        return rebuild.report(of: history, findingValidUntil: false, budget: .unlimited, cost: &cost)
+        rebuild.report(of: history, findingValidUntil: false, budget: .unlimited).report
     }
 
     static func validUntil(

@@ -28,6 +28,21 @@ package struct RebuildCost: Hashable, Sendable {
 
     package init() {}
 
+    /// The work of one rebuild of `history`: every entry admitted, every one planned where `validUntil` was planned,
+    /// what the evaluation says it read, and what its summary read.
+    init(history: History, planned: Bool, read: EntriesRead, summarised: Int) {
+        admitted = history.count
+        self.planned = planned ? history.count : 0
+        self.read = read
+        self.summarised = summarised
+    }
+
+    /// The chain and one-time purchase entries evaluated, as the evaluations said they read them.
+    var read: EntriesRead {
+        get { EntriesRead(chainEntries: chainEntries, purchaseEntries: purchaseEntries) }
+        set { (chainEntries, purchaseEntries) = (newValue.chainEntries, newValue.purchaseEntries) }
+    }
+
     /// All the work, in entries.
     package var total: Int { admitted + chainEntries + purchaseEntries + summarised + planned }
 
@@ -47,9 +62,6 @@ package func rebuildEntitlementsCountingCost(
     history: History, asOf instant: Date, environment: Environment = .production, catalog: ProductCatalog? = nil,
     validUntilBudget: Staleness.Budget = .standard
 ) -> (report: EntitlementReport, cost: RebuildCost) {
-    var cost = RebuildCost()
     let scope = RebuildScope(instant: instant, environment: environment, catalog: catalog)
-    let report = Rebuild(scope: scope).report(
-        of: history, findingValidUntil: true, budget: validUntilBudget, cost: &cost)
-    return (report, cost)
+    return Rebuild(scope: scope).report(of: history, findingValidUntil: true, budget: validUntilBudget)
 }

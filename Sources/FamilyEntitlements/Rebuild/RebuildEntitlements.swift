@@ -35,8 +35,7 @@ public func rebuildEntitlements(
 ) -> EntitlementReport {
     let scope = RebuildScope(
         instant: instant, environment: environment, catalog: catalog, decodingWarnings: decodingWarnings)
-    var cost = RebuildCost()
-    return Rebuild(scope: scope).report(of: history, findingValidUntil: true, budget: .standard, cost: &cost)
+    return Rebuild(scope: scope).report(of: history, findingValidUntil: true, budget: .standard).report
 }
 
 /// The stages of a rebuild in the order data flows through them: `Admission`, `NewestSnapshots`, then, in one pass
@@ -47,13 +46,13 @@ struct Rebuild: RebuildStage {
     let scope: RebuildScope
 
     /// The report at the instant, with `validUntil` where `findingValidUntil` (see `Staleness`, which spends at most
-    /// `budget` on it), adding the work done to `cost`.
+    /// `budget` on it), and the work it took: counted from what the evaluation says it read (`EntriesRead`), and what
+    /// finding `validUntil` spent.
     func report(
-        of history: History, findingValidUntil: Bool, budget: Staleness.Budget, cost: inout RebuildCost
-    ) -> EntitlementReport {
-        guard scope.isDecidable else { return Summary(scope: scope).undecidable() }
+        of history: History, findingValidUntil: Bool, budget: Staleness.Budget
+    ) -> (report: EntitlementReport, cost: RebuildCost) {
+        guard scope.isDecidable else { return (Summary(scope: scope).undecidable(), RebuildCost()) }
         var log = DiagnosticsLog()
-        cost.admitted += history.count
         let staleness = Staleness(scope: scope)
         var admitted = Admission(scope: scope).admit(
             history, collectingBoundariesFor: findingValidUntil ? staleness : nil, log: &log)
@@ -66,19 +65,20 @@ struct Rebuild: RebuildStage {
         let plan =
             findingValidUntil
             ? staleness.plan(for: history, transactionBoundaries: admitted.transactionBoundaries) : nil
-        if plan != nil { cost.planned += history.count }
         return PayloadStore.reading(admitted.transactions) { store in
-            var evaluation = evaluate(
+            let evaluation = evaluate(
                 admitted, newest: newest, renewalInfos: renewalInfos, store: store, log: log,
                 apart: plan?.groups ?? [])
-            cost += evaluation.cost
-            evaluation.cost = RebuildCost()
-            var report = self.report(of: evaluation, cost: &cost)
+            var report = self.report(of: evaluation)
+            var cost = RebuildCost(
+                history: history, planned: plan != nil, read: evaluation.read, summarised: evaluation.summaryRead)
             if let plan {
-                report.validUntil = staleness.validUntil(
-                    of: report, evaluation: evaluation, plan: plan, history: history, budget: budget, cost: &cost)
+                let found = staleness.validUntil(
+                    of: report, evaluation: evaluation, plan: plan, history: history, budget: budget)
+                report.validUntil = found.date
+                cost += found.cost
             }
-            return report
+            return (report, cost)
         }
     }
 
@@ -101,7 +101,7 @@ struct Rebuild: RebuildStage {
             admitted.chains.count == 0 ? [] : [ChainEntries](repeating: ChainEntries(), count: admitted.chains.count)
         var groups: [String: EvaluationGroup] = [:]
         var namesAPurchase = false
-        var cost = RebuildCost()
+        var read = EntriesRead()
         // The purchases of the transactions that take no part in a chain. Only a chain of the same original
         // transaction id reads them, so they are noted as hidden once the chains are known: most histories have none
         // (a consumable's original transaction id is its own).
@@ -139,7 +139,7 @@ struct Rebuild: RebuildStage {
                         (index: index, dates: dates[index], productId: productId, type: type))
                     continue
                 }
-                cost.purchaseEntries += 1
+                read.purchaseEntries += 1
                 candidates.append(
                     oneTime.evaluate(at: index, in: store, dates: dates[index], type: type, facts: facts, log: &log),
                     productId: productId)
@@ -168,17 +168,15 @@ struct Rebuild: RebuildStage {
                     facts.appleStatuses.isEmpty ? 0 : facts.appleStatuses[originalId]?.count ?? 0
                 continue
             }
-            cost.chainEntries += context.readCount(statuses: facts.appleStatuses[originalId]?.count ?? 0)
-            for (productId, candidate) in evaluate(
-                context, originalId: originalId, facts: facts, log: &log, cost: &cost)
-            {
+            let evaluated = evaluate(context, originalId: originalId, facts: facts, log: &log)
+            read.chainEntries += evaluated.read
+            for (productId, candidate) in evaluated.candidates {
                 candidates.append(candidate, productId: productId)
             }
         }
         for originalId in groups.keys {
-            cost.chainEntries += groups[originalId]?.chainSize ?? 0
-            cost.purchaseEntries += groups[originalId]?.oneTime.count ?? 0
-            groups[originalId]?.evaluate(by: self, store: store, facts: facts, cost: &cost)
+            groups[originalId]?.evaluate(by: self, store: store, facts: facts)
+            read += groups[originalId]?.read ?? EntriesRead()
         }
         // The products a group names are the same at every instant: every one-time purchase that takes part is a
         // candidate, and so is the newest transaction of each product of a chain.
@@ -202,30 +200,32 @@ struct Rebuild: RebuildStage {
             candidates: apartProducts.isEmpty ? [:] : candidates.candidates(of: apartProducts),
             apartProducts: apartProducts.sorted(), groups: groups,
             namesAPurchase: namesAPurchase || admitted.hasUntrustedTransactions,
-            mixedBundles: admitted.bundleSeen.mixed, undecoded: admitted.undecoded, cost: cost)
+            mixedBundles: admitted.bundleSeen.mixed, undecoded: admitted.undecoded, read: read)
     }
 
-    /// The candidates of one auto-renewable subscription chain, each with its product id; `cost` counts the chain
-    /// evaluated again at the instant Apple signed its status, where the cross-check does.
+    /// The candidates of one auto-renewable subscription chain, each with its product id, and the entries read: the
+    /// chain's, its notices and Apple's statuses, and the chain again where the cross-check evaluates it at the
+    /// instant Apple signed its status.
     func evaluate(
-        _ context: ChainContext, originalId: String, facts: NotificationFacts, log: inout DiagnosticsLog,
-        cost: inout RebuildCost
-    ) -> [(productId: String, candidate: Candidate)] {
+        _ context: ChainContext, originalId: String, facts: NotificationFacts, log: inout DiagnosticsLog
+    ) -> (candidates: [(productId: String, candidate: Candidate)], read: Int) {
         let chains = SubscriptionChains(scope: scope)
         let evaluated = chains.evaluateChain(context, log: &log)
-        if !facts.appleStatuses.isEmpty, let statuses = facts.appleStatuses[originalId] {
-            cost.chainEntries += chains.crossCheck(
+        let statuses = facts.appleStatuses.isEmpty ? nil : facts.appleStatuses[originalId]
+        var read = context.readCount(statuses: statuses?.count ?? 0)
+        if let statuses {
+            read += chains.crossCheck(
                 statuses, originalId: originalId, context: context, candidates: evaluated, log: &log)
         }
-        return evaluated.compactMap { candidate in
+        let candidates = evaluated.compactMap { candidate in
             context.chain.store[candidate.index].productId.map { (productId: $0, candidate: candidate) }
         }
+        return (candidates, read)
     }
 
     /// The report of an evaluation at this rebuild's instant: its groups' candidates, as evaluated last, join the
     /// others' for their products, and the customer's status and entitlements are summarised from every product.
-    func report(of evaluation: Evaluation, cost: inout RebuildCost) -> EntitlementReport {
-        cost.summarised += evaluation.summaryCost
+    func report(of evaluation: Evaluation) -> EntitlementReport {
         var log = evaluation.log
         var products = evaluation.products
         var productFacts = evaluation.productFacts
@@ -281,11 +281,11 @@ struct Evaluation {
     let mixedBundles: Bool
     /// The paths of the signed strings the history's notifications hold without decoded contents (rule 10).
     let undecoded: [String]
-    /// The work of the evaluation.
-    var cost: RebuildCost
+    /// The entries the evaluation read, its groups' included.
+    let read: EntriesRead
 
     /// The candidates and products a summary of this evaluation reads.
-    var summaryCost: Int {
+    var summaryRead: Int {
         products.count + candidates.values.reduce(0) { $0 + $1.count }
             + groups.values.reduce(0) { $0 + $1.candidates.count }
     }
@@ -306,17 +306,20 @@ struct EvaluationGroup {
     var chainSize: Int { chain?.context.readCount(statuses: statuses) ?? 0 }
 
     /// The entries an evaluation of the group reads, but for the chain read again where the cross-check evaluates it
-    /// at the instant Apple signed its status (which `evaluate(by:store:facts:cost:)` counts as it reads it).
+    /// at the instant Apple signed its status (which `read` holds once it is evaluated).
     var size: Int { chainSize + oneTime.count }
 
-    /// Evaluates the group at `rebuild`'s instant; `cost` counts what the cross-check reads beyond `chainSize`.
-    mutating func evaluate(by rebuild: Rebuild, store: PayloadStore, facts: NotificationFacts, cost: inout RebuildCost)
-    {
+    /// The entries the group's last evaluation read.
+    private(set) var read = EntriesRead()
+
+    /// Evaluates the group at `rebuild`'s instant, noting in `read` the entries it read.
+    mutating func evaluate(by rebuild: Rebuild, store: PayloadStore, facts: NotificationFacts) {
         var log = DiagnosticsLog()
         var candidates: [(productId: String, candidate: Candidate)] = []
+        read = EntriesRead(chainEntries: 0, purchaseEntries: oneTime.count)
         if let chain {
-            candidates = rebuild.evaluate(
-                chain.context, originalId: chain.originalId, facts: facts, log: &log, cost: &cost)
+            let evaluated = rebuild.evaluate(chain.context, originalId: chain.originalId, facts: facts, log: &log)
+            (candidates, read.chainEntries) = (evaluated.candidates, evaluated.read)
         }
         if !oneTime.isEmpty {
             let evaluator = OneTimePurchases(scope: rebuild.scope)
@@ -329,5 +332,18 @@ struct EvaluationGroup {
             }
         }
         (self.candidates, self.log) = (candidates, log)
+    }
+}
+
+/// The entries an evaluation read: each chain's (with its notices and Apple's statuses, and the chain again where the
+/// cross-check evaluates it at the instant of Apple's status) and each one-time purchase's. Stated by the evaluation
+/// that read them; `RebuildCost` counts the work from them.
+struct EntriesRead: Hashable {
+    var chainEntries = 0
+    var purchaseEntries = 0
+
+    static func += (lhs: inout EntriesRead, rhs: EntriesRead) {
+        lhs.chainEntries += rhs.chainEntries
+        lhs.purchaseEntries += rhs.purchaseEntries
     }
 }

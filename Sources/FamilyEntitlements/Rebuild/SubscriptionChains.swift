@@ -209,8 +209,8 @@ struct SubscriptionChains: RebuildStage {
     /// with the state at the rebuild's instant. A status signed before the chain's newest snapshot or renewal info is
     /// not compared: the history knows more than it did.
     ///
-    /// Returns the chain entries read by the evaluation at the status's instant, for the cost counter: none where the
-    /// status was signed in the rebuild's own millisecond, whose evaluation is `candidates`.
+    /// Returns the chain entries it read again, evaluating the chain at the status's instant: none where the status
+    /// was signed in the rebuild's own millisecond, whose evaluation is `candidates`.
     func crossCheck(
         _ statuses: [AppleStatusNotice], originalId: String, context: ChainContext, candidates: [Candidate],
         log: inout DiagnosticsLog

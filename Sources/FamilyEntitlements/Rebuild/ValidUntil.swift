@@ -114,8 +114,19 @@ package struct Staleness: RebuildStage {
     /// from `budget` before it is taken (a chain the cross-check reads again at the instant of Apple's status, as soon
     /// as it is read); where the next step would overspend it, the boundary reached is the answer:
     /// the decision holds up to it (every boundary before it was checked), so it is never later than the exact
-    /// instant, only earlier, and the service decides again sooner. The work is added to `cost`.
+    /// instant, only earlier, and the service decides again sooner. Returns the date, and the work it took: the
+    /// budget's units, counted from what each evaluation says it read. This is the one reader of the counter inside
+    /// the engine.
     func validUntil(
+        of report: EntitlementReport, evaluation: Evaluation, plan: Plan, history: History, budget: Budget
+    ) -> (date: Date?, cost: RebuildCost) {
+        var cost = RebuildCost()
+        let date = validUntil(
+            of: report, evaluation: evaluation, plan: plan, history: history, budget: budget, cost: &cost)
+        return (date, cost)
+    }
+
+    private func validUntil(
         of report: EntitlementReport, evaluation: Evaluation, plan: Plan, history: History, budget: Budget,
         cost: inout RebuildCost
     ) -> Date? {
@@ -134,23 +145,22 @@ package struct Staleness: RebuildStage {
             for key in groups {
                 guard var group = evaluation.groups[key] else { continue }
                 guard spend(group.size) else { return date }
-                cost.chainEntries += group.chainSize
-                cost.purchaseEntries += group.oneTime.count
-                let counted = cost.chainEntries
-                group.evaluate(by: later, store: evaluation.store, facts: evaluation.facts, cost: &cost)
+                group.evaluate(by: later, store: evaluation.store, facts: evaluation.facts)
+                cost.read += group.read
                 // The chain read again at the instant of Apple's status, where the cross-check did: paid once read,
                 // so that the budget is spent exactly as the counter counts.
-                guard spend(cost.chainEntries - counted) else { return date }
+                guard spend(group.read.chainEntries + group.read.purchaseEntries - group.size) else { return date }
                 if let before = evaluation.groups[key], !group.decides(as: before) { changed = true }
                 evaluation.groups[key] = group
             }
             // The same candidates and diagnostics as at the boundary before: the same report, whose decision was
             // the instant's.
             guard changed else { continue }
-            guard spend(evaluation.summaryCost) else { return date }
+            guard spend(evaluation.summaryRead) else { return date }
             let key = decision ?? DecisionKey(report)
             decision = key
-            if DecisionKey(later.report(of: evaluation, cost: &cost)) != key { return date }
+            cost.summarised += evaluation.summaryRead
+            if DecisionKey(later.report(of: evaluation)) != key { return date }
         }
         guard let admissionChanges = plan.admissionChanges else { return nil }
         let key = decision ?? DecisionKey(report)
@@ -159,10 +169,9 @@ package struct Staleness: RebuildStage {
             // paid before it is taken, and settled against what it did after.
             let estimate = 3 * history.count
             guard spend(estimate) else { return boundary }
-            var rebuilt = RebuildCost()
+            var (later, rebuilt) = Rebuild(scope: scope.at(boundary)).report(
+                of: history, findingValidUntil: false, budget: budget)
             rebuilt.wholeRebuilds = 1
-            let later = Rebuild(scope: scope.at(boundary)).report(
-                of: history, findingValidUntil: false, budget: budget, cost: &rebuilt)
             left = max(0, left + estimate - rebuilt.total)
             cost += rebuilt
             if DecisionKey(later) != key { return boundary }
