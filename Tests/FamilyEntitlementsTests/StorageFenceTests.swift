@@ -78,7 +78,8 @@ struct StorageFenceTests {
             let names = code.filter { $0.contains("RebuildCost") }
             #expect(Self.counters.contains(file) || names.isEmpty, "\(file): \(names)")
             let threaded = code.filter { $0.contains(/inout\s+RebuildCost/) }
-            #expect(["ValidUntil.swift", "RebuildCost.swift"].contains(file) || threaded.isEmpty, "\(file): \(threaded)")
+            #expect(
+                ["ValidUntil.swift", "RebuildCost.swift"].contains(file) || threaded.isEmpty, "\(file): \(threaded)")
         }
     }
 }
