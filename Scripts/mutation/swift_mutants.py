@@ -38,9 +38,14 @@ OPERATORS = [
     "ternary",  # a ternary's branches swapped
     "delete-statement",  # a statement that reports, rejects, hides, inserts or appends deleted
     "remove-jump",  # continue, break or an early return removed
+    "instant-edge",  # a comparison with the rebuild's instant (RebuildInstant) swapped for its off-by-one twin
 ]
 
 RELATIONAL = {"<": "<=", "<=": "<", ">": ">=", ">=": ">", "==": "!=", "!=": "=="}
+# Time's home, RebuildInstant: each comparison with the instant and its twin that differs at the instant itself, as
+# `relational` swaps `<=` for `<` where a rule wrote the comparison out.
+INSTANT_EDGES = {"hasCome": "hasPassed", "hasEnded": "hasPassed", "precedes": "precedesOrIsAt",
+                 "follows": "followsOrIsAt"}
 SLUGS = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge", "==": "eq", "!=": "ne", "&&": "and", "||": "or"}
 STATEMENT_VERBS = {"report", "reject", "hide", "insert", "append", "formUnion"}
 CONTROL = {"if", "else", "for", "while", "repeat"}
@@ -558,6 +563,10 @@ class FileMutator:
                     re.fullmatch(r"(first|last)(Index)?", token.text):
                 other = token.text.replace("first", "LAST").replace("last", "first").replace("LAST", "last")
                 self.add("first-last", f"{token.text}-{other}", token.start, token.end, other)
+            if token.kind == "ident" and token.text in INSTANT_EDGES and index and tokens[index - 1].text == "." and \
+                    index + 1 < len(tokens) and tokens[index + 1].text == "(":
+                other = INSTANT_EDGES[token.text]
+                self.add("instant-edge", f"{token.text}-{other}", token.start, token.end, other)
             if token.kind == "ident" and token.text in ("sorted", "sort") and index and tokens[index - 1].text == ".":
                 self.sort_order(index)
             if self.is_ternary_question(index):

@@ -13,7 +13,7 @@ struct AdmittedEntries {
     var transactions: [TransactionPayload]
     var dates: [TransactionDates] = []
     /// The instant of evaluation: purchases after it are not noted as hidden.
-    let instant: RuleInstant
+    let instant: RebuildInstant
     var excluded: Set<Int> = []
     /// The boundaries of the history's transactions after the instant, where admission was asked to collect them.
     var transactionBoundaries: [(date: Date, reach: Staleness.Reach)]?
@@ -46,7 +46,7 @@ struct AdmittedEntries {
     /// values, a type the catalog contradicts): the customer still named a purchase, so is never `new`.
     var hasUntrustedTransactions = false
 
-    init(transactions: [TransactionPayload], instant: RuleInstant) {
+    init(transactions: [TransactionPayload], instant: RebuildInstant) {
         (self.transactions, self.instant) = (transactions, instant)
         hiddenPurchases = HiddenPurchases(instant: instant)
     }
@@ -56,10 +56,10 @@ struct AdmittedEntries {
 /// (left out, not trusted, an older snapshot, or a one-time purchase of the same id), by original transaction id: the
 /// chain's renewal info may describe that one rather than the newest transaction of the chain that takes part (rule 2).
 struct HiddenPurchases {
-    let instant: RuleInstant
+    let instant: RebuildInstant
     private var latest: [String: RuleInstant] = [:]
 
-    init(instant: RuleInstant) { self.instant = instant }
+    init(instant: RebuildInstant) { self.instant = instant }
 
     var isEmpty: Bool { latest.isEmpty }
 
@@ -68,7 +68,7 @@ struct HiddenPurchases {
     /// Notes a transaction's purchase: one after the instant hides nothing yet. Keeps the latest of each original
     /// transaction id, in one lookup: the slot is updated in place.
     mutating func note(_ purchase: RuleInstant, of originalId: String) {
-        guard purchase <= instant else { return }
+        guard instant.hasCome(purchase) else { return }
         Self.keepLatest(purchase, in: &latest[originalId, default: purchase])
     }
 
@@ -106,7 +106,7 @@ struct FirstSnapshots {
     /// Notes the admitted snapshot at `index`, read in place: inlined into admission's loop over the history.
     @inline(__always)
     mutating func offer(
-        _ transaction: PayloadView, at index: Int, signed: RuleInstant?, instant: RuleInstant
+        _ transaction: PayloadView, at index: Int, signed: RuleInstant?, instant: RebuildInstant
     ) {
         guard !namesOtherIds, let transactionId = transaction.transactionId else { return }
         guard let id = TransactionKey.value(of: transactionId) else {
@@ -116,7 +116,7 @@ struct FirstSnapshots {
         // One lookup for an id seen first, as most are.
         if positions.insert(index, forKey: id) != nil {
             others.append(index)
-        } else if let signed, signed > instant {
+        } else if let signed, instant.precedes(signed) {
             signedAfterInstant.append(index)
         }
     }

@@ -168,7 +168,7 @@ struct ChainEvents: ExpressibleByArrayLiteral {
     }
 
     /// The first event (by `ChainEvent.precedes`) that `filter` takes, signed from `start` up to `end` included.
-    func first(_ filter: Filter, from start: RuleInstant, through end: RuleInstant) -> ChainEvent? {
+    func first(_ filter: Filter, from start: RuleInstant, through end: RebuildInstant) -> ChainEvent? {
         assert(isOrdered, "ChainEvents.first before ordered()")
         let events =
             switch filter {
@@ -182,7 +182,7 @@ struct ChainEvents: ExpressibleByArrayLiteral {
             let middle = low + (high - low) / 2
             if events[middle].signed < start { low = middle + 1 } else { high = middle }
         }
-        guard low < events.count, events[low].signed <= end else { return nil }
+        guard low < events.count, end.hasCome(events[low].signed) else { return nil }
         return events[low]
     }
 }

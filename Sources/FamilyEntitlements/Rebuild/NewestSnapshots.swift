@@ -135,11 +135,11 @@ struct NewestSnapshots: RebuildStage {
         // Only where a renewal info is signed after the instant: the chains with a purchase by then, whose renewal
         // info set aside is worth reporting.
         let purchased: Set<String> =
-            snapshots.contains { ($0.signed ?? .distantPast) > instant }
+            snapshots.contains { instant.precedes($0.signed ?? .distantPast) }
             ? Set(
                 admitted.admittedIndices.compactMap { index in
                     admitted.dates[index].purchase.flatMap {
-                        $0 <= instant ? admitted.transactions[index].originalTransactionId : nil
+                        instant.hasCome($0) ? admitted.transactions[index].originalTransactionId : nil
                     }
                 }) : []
         var unused: Set<String> = []
@@ -164,7 +164,7 @@ struct NewestSnapshots: RebuildStage {
     /// instant (or, signed later, taken access away), so the kept one cannot be trusted to grant.
     private func distrusts(kept: RuleInstant?, leftOut: RuleInstant) -> Bool {
         let kept = kept ?? .distantPast
-        return kept > instant || leftOut >= kept
+        return instant.precedes(kept) || leftOut >= kept
     }
 
     fileprivate static func json(of payload: some Encodable) -> Data {
@@ -197,7 +197,7 @@ struct NewestSnapshots: RebuildStage {
         for index in indices {
             guard let id = snapshots.key(index) else { continue }
             let new = snapshots.signed(index) ?? .distantPast
-            if new > instant { later[id, default: []].append(index) }
+            if instant.precedes(new) { later[id, default: []].append(index) }
             // One lookup for a key seen first, as most are: the slot is taken at once, and given back to the
             // snapshot that was there where the new one does not replace it.
             let offer: Offer
@@ -206,7 +206,7 @@ struct NewestSnapshots: RebuildStage {
                 if !snapshots.hasSameIdentity(index, as: current) { inconsistent.insert(id) }
                 let old = snapshots.signed(current) ?? .distantPast
                 if new != old {
-                    let (isKnown, wasKnown) = (new <= instant, old <= instant)
+                    let (isKnown, wasKnown) = (instant.hasCome(new), instant.hasCome(old))
                     // What was signed by the instant first; by then the newest, after it the earliest.
                     let replaces = isKnown != wasKnown ? isKnown : (new > old) == isKnown
                     offer = replaces ? .replaces : .yields
@@ -255,8 +255,8 @@ struct NewestSnapshots: RebuildStage {
             guard let used = newest[id] else { continue }
             let usedSigned = snapshots.signed(used) ?? .distantPast
             // A later snapshot may only take access away: a revocation by the instant that the used one lacks.
-            let revokesByThen = signedLater.filter { snapshots.revoked($0).map { $0 <= instant } ?? false }
-            if snapshots.revoked(used).map({ $0 > instant }) ?? true, !revokesByThen.isEmpty {
+            let revokesByThen = signedLater.filter { snapshots.revoked($0).map { instant.hasCome($0) } ?? false }
+            if snapshots.revoked(used).map({ instant.precedes($0) }) ?? true, !revokesByThen.isEmpty {
                 func order(_ index: Int) -> (RuleInstant, RuleInstant) {
                     (snapshots.revoked(index) ?? .distantPast, snapshots.signed(index) ?? .distantPast)
                 }
@@ -277,7 +277,7 @@ struct NewestSnapshots: RebuildStage {
             else { continue }
             log.report(
                 .signedAfterInstant,
-                usedSigned <= instant
+                instant.hasCome(usedSigned)
                     ? "\(snapshots.name(id)) has other snapshots signed after the instant; they are set aside and the newest "
                         + "signed by then (\(usedSigned.evidenceText)) is used"
                     : "\(snapshots.name(id)) is known only from snapshots signed after the instant; the earliest "
@@ -325,7 +325,7 @@ protocol Snapshots {
 struct TransactionSnapshots<Key: TransactionIDKey>: Snapshots {
     let store: [TransactionPayload]
     let dates: [TransactionDates]
-    let instant: RuleInstant
+    let instant: RebuildInstant
 
     func key(_ index: Int) -> Key? { store[index].transactionId.flatMap(Key.init(transactionId:)) }
 
@@ -346,7 +346,7 @@ struct TransactionSnapshots<Key: TransactionIDKey>: Snapshots {
     func revoked(_ index: Int) -> RuleInstant? { dates[index].revocation }
 
     /// A transaction purchased by the instant.
-    func isRelevant(_ index: Int) -> Bool { dates[index].purchase.map { $0 <= instant } ?? false }
+    func isRelevant(_ index: Int) -> Bool { dates[index].purchase.map { instant.hasCome($0) } ?? false }
 
     func isSame(_ index: Int, as other: Int) -> Bool { store[index] == store[other] }
 

@@ -107,7 +107,7 @@ struct OneTimePurchases: RebuildStage {
             reasons.append(Reason.found(.unknownValues, .unknownTypeBounded(productType: type)))
             (end, rule) = (expires, .unknownValues)
         }
-        let state: AccessState = instant < end ? .active : .expired
+        let state: AccessState = instant.hasEnded(end) ? .expired : .active
         reasons.append(
             Reason.found(
                 rule,

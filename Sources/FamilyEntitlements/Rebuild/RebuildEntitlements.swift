@@ -117,13 +117,13 @@ struct Rebuild: RebuildStage {
             while next < records.count, records[next].index < index { next += 1 }
             if next < records.count, records[next].index == index {
                 let record = records[next]
-                guard record.purchase <= instant else { continue }
+                guard instant.hasCome(record.purchase) else { continue }
                 namesAPurchase = true
                 subscriptions[record.chain].append(
                     record, of: admitted.products, reserving: admitted.chains.counts[record.chain])
                 continue
             }
-            guard let purchase = dates[index].purchase, purchase <= instant,
+            guard let purchase = dates[index].purchase, instant.hasCome(purchase),
                 let productId = store[index].productId, let originalId = store[index].originalTransactionId
             else { continue }
             let type = store[index].type ?? catalogProducts[ProductID(productId)]?.type

@@ -6,8 +6,9 @@
 
 /// What every stage of a rebuild reads: the instant of evaluation, the environment and the catalog.
 struct RebuildScope {
-    /// The instant of evaluation, at its whole millisecond taken down (rule 1).
-    let instant: RuleInstant
+    /// The instant of evaluation, at its whole millisecond taken down (rule 1): every comparison with it is made
+    /// through it.
+    let instant: RebuildInstant
     let environment: Environment
     let catalog: ProductCatalog?
     /// The catalog's products; none without a catalog.
@@ -25,7 +26,7 @@ struct RebuildScope {
 
     init(
         instant: Date, environment: Environment, catalog: ProductCatalog?,
-        decodingWarnings: [PayloadDecodingWarning] = []
+        decodingWarnings: [PayloadDecodingWarning] = [], recorder: ComparedDates? = nil
     ) {
         // Rule 1: the instant is taken down to its whole millisecond, the one the report prints as asOf. One the rebuild
         // cannot decide at is held at the nearest end of the range, so that the report it gives can still be written:
@@ -34,10 +35,10 @@ struct RebuildScope {
         let milliseconds = down.timeIntervalSince1970 * 1000
         given = instant
         if let decidable = RuleInstant(instant: down) {
-            (isDecidable, self.instant) = (true, decidable)
+            (isDecidable, self.instant) = (true, RebuildInstant(decidable, recorder: recorder))
         } else {
             isDecidable = false
-            self.instant = milliseconds > MillisecondDate.latest ? .latest : .earliest
+            self.instant = RebuildInstant(milliseconds > MillisecondDate.latest ? .latest : .earliest)
         }
         self.environment = environment
         self.catalog = catalog
@@ -45,7 +46,8 @@ struct RebuildScope {
         self.decodingWarnings = decodingWarnings
     }
 
-    /// The same scope at another instant: the one place a rebuild moves in time.
+    /// The same scope at another instant: the one place a rebuild moves in time. A recorder of compared dates stays
+    /// with the instant it was given for.
     func at(_ instant: Date) -> RebuildScope {
         RebuildScope(instant: instant, environment: environment, catalog: catalog, decodingWarnings: decodingWarnings)
     }
@@ -58,7 +60,7 @@ protocol RebuildStage {
 }
 
 extension RebuildStage {
-    var instant: RuleInstant { scope.instant }
+    var instant: RebuildInstant { scope.instant }
     var environment: Environment { scope.environment }
     var catalog: ProductCatalog? { scope.catalog }
     var catalogProducts: [ProductID: ProductCatalog.Product] { scope.catalogProducts }

@@ -21,7 +21,7 @@ struct RevocationCauses: RebuildStage {
         revoked: RuleInstant?, purchased: RuleInstant?, grantingUntil: RuleInstant?, events: ChainEvents
     ) -> RevocationTime? {
         var found: RevocationTime?
-        if let date = revoked, date <= instant {
+        if let date = revoked, instant.hasCome(date) {
             found = RevocationTime(at: date, event: nil, stated: true)
         }
         if let event = revokeEvent(purchased: purchased, grantingUntil: grantingUntil, events: events),

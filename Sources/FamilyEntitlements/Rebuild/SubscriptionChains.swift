@@ -22,7 +22,7 @@ struct SubscriptionChains: RebuildStage {
         for index in chain.indices {
             let entry = chain.entries[index]
             products[entry.product].newest = index
-            guard entry.purchase <= instant, let end = accessEnd(of: index, in: context), instant < end,
+            guard instant.hasCome(entry.purchase), let end = accessEnd(of: index, in: context), !instant.hasEnded(end),
                 products[entry.product].granting == nil || products[entry.product].end < end
             else { continue }
             products[entry.product].granting = index
@@ -129,7 +129,7 @@ struct SubscriptionChains: RebuildStage {
 
         var state: AccessState
         var expiresDate: RuleInstant? = expires
-        if purchase <= instant, instant < end {
+        if instant.hasCome(purchase), !instant.hasEnded(end) {
             state = .active
             reasons.append(
                 Reason.found(
@@ -140,7 +140,7 @@ struct SubscriptionChains: RebuildStage {
         } else if let revocation {
             state = .revoked
             reasons.append(revocations.reason(of: revocation, for: transaction))
-        } else if let replacement, replacement.at <= instant {
+        } else if let replacement, instant.hasCome(replacement.at) {
             state = .upgraded
             reasons.append(Self.reason(transaction, replacedBy: replacement))
         } else if index == chain.count - 1 {
@@ -183,7 +183,7 @@ struct SubscriptionChains: RebuildStage {
             }
         }
         guard !context.notices.isEmpty || state == .gracePeriod || state == .billingRetry else { return facts }
-        let known = context.notices.filter { $0.signed >= purchase && $0.signed <= instant }
+        let known = context.notices.filter { $0.signed >= purchase && instant.hasCome($0.signed) }
         if state == .gracePeriod || state == .billingRetry {
             facts.billingIssueDetectedAt =
                 (known.lazy.filter { $0.kind == .billingIssue }.map(\.signed).min() ?? dates.expires)?.date
@@ -218,7 +218,7 @@ struct SubscriptionChains: RebuildStage {
         let chain = context.chain
         guard
             // The latest, ties broken by status, then by the source, so that the order of entries never matters.
-            let latest = statuses.filter({ $0.signed <= instant }).max(by: {
+            let latest = statuses.filter({ instant.hasCome($0.signed) }).max(by: {
                 ($0.signed, $0.status.rawValue) != ($1.signed, $1.status.rawValue)
                     ? ($0.signed, $0.status.rawValue) < ($1.signed, $1.status.rawValue) : $0.source < $1.source
             }),
@@ -231,7 +231,7 @@ struct SubscriptionChains: RebuildStage {
         let then = scope.at(latest.signed.date)
         var read = 0
         var evaluated = candidates
-        if then.instant < instant {
+        if instant.follows(then.instant) {
             var scratch = DiagnosticsLog()
             evaluated = SubscriptionChains(scope: then).evaluateChain(context, log: &scratch)
             read = context.readCount(statuses: 0)
@@ -284,12 +284,12 @@ struct SubscriptionChains: RebuildStage {
                     .expiredWithoutBillingRetry(transactionId: transaction.id, expires: expires.date)))
             return (.expired, expires)
         }
-        if instant >= Self.billingRetryEnd(after: expires) {
+        if instant.hasEnded(Self.billingRetryEnd(after: expires)) {
             reasons.append(Reason.found(.autoRenewableSubscriptions, .billingRetryOver(expires: expires.date)))
             return (.expired, expires)
         }
         let graceEnded = earliest(.gracePeriodExpired)
-        if let grace = renewalInfo.graceEnd, grace > instant, graceEnded == nil {
+        if let grace = renewalInfo.graceEnd, instant.precedes(grace), graceEnded == nil {
             reasons.append(
                 Reason.found(
                     .autoRenewableSubscriptions,

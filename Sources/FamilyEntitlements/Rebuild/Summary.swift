@@ -37,7 +37,7 @@ struct Summary: RebuildStage {
                     + "catalog so that other apps' entries grant nothing")
         }
         return EntitlementReport(
-            asOf: instant.date, environment: environment,
+            asOf: instant.value.date, environment: environment,
             customer: unread.any ? .inactive(.undetermined) : customer(of: products, namesAPurchase: namesAPurchase),
             products: products, entitlements: entitlements, diagnostics: log.sorted, entitlementDecisions: decisions)
     }
@@ -50,7 +50,7 @@ struct Summary: RebuildStage {
             .invalidInstant,
             "the instant of evaluation, \(MillisecondDate.text(scope.given)) ms since 1970, is not one the rebuild can "
                 + "decide at (a finite instant no later than 9999-12-31T23:59:59.999Z); nothing grants, and asOf is "
-                + "held at \(instant.evidenceText)")
+                + "held at \(instant.value.evidenceText)")
         var report = summarise([], facts: [], namesAPurchase: true, mixedBundles: false, log: &log)
         report.customer = .inactive(.undetermined)
         return report

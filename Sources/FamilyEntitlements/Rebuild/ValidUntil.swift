@@ -233,7 +233,7 @@ package struct Staleness: RebuildStage {
         let earliestRetried: Date
 
         init(_ staleness: Staleness) {
-            instant = staleness.instant.date
+            instant = staleness.instant.value.date
             catalogProducts = staleness.catalogProducts
             hasDurations = catalogProducts.values.contains { $0.duration != nil }
             earliest = instant.addingTimeInterval(-0.002)
