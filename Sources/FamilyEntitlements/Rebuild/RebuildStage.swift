@@ -10,12 +10,28 @@ struct RebuildScope {
     /// through it.
     let instant: RebuildInstant
     let environment: Environment
-    let catalog: ProductCatalog?
+    /// The catalog and the reading's warnings, behind one reference: every stage holds the scope, and a copy then
+    /// retains one object rather than each of their arrays and dictionaries.
+    private let shared: Shared
+
+    private final class Shared {
+        let catalog: ProductCatalog?
+        let catalogProducts: [ProductID: ProductCatalog.Product]
+        let decodingWarnings: [PayloadDecodingWarning]
+
+        init(catalog: ProductCatalog?, decodingWarnings: [PayloadDecodingWarning]) {
+            self.catalog = catalog
+            catalogProducts = catalog?.products ?? [:]
+            self.decodingWarnings = decodingWarnings
+        }
+    }
+
+    var catalog: ProductCatalog? { shared.catalog }
     /// The catalog's products; none without a catalog.
-    let catalogProducts: [ProductID: ProductCatalog.Product]
+    var catalogProducts: [ProductID: ProductCatalog.Product] { shared.catalogProducts }
     /// What reading the history noticed (rule 10): each becomes a diagnostic, and an entry that could not be read
     /// leaves nothing granting.
-    let decodingWarnings: [PayloadDecodingWarning]
+    var decodingWarnings: [PayloadDecodingWarning] { shared.decodingWarnings }
 
     /// Whether the rebuild can decide at the instant it was given: a finite instant within the years the report's
     /// readers accept (up to 9999-12-31T23:59:59.999Z). An instant before the App Store opened is a real question,
@@ -28,6 +44,12 @@ struct RebuildScope {
         instant: Date, environment: Environment, catalog: ProductCatalog?,
         decodingWarnings: [PayloadDecodingWarning] = [], recorder: ComparedDates? = nil
     ) {
+        self.init(
+            instant, environment: environment, shared: Shared(catalog: catalog, decodingWarnings: decodingWarnings),
+            recorder: recorder)
+    }
+
+    private init(_ instant: Date, environment: Environment, shared: Shared, recorder: ComparedDates?) {
         // Rule 1: the instant is taken down to its whole millisecond, the one the report prints as asOf. One the rebuild
         // cannot decide at is held at the nearest end of the range, so that the report it gives can still be written:
         // after the range (or +infinity) at its last millisecond, anything else (NaN, -infinity) at its first.
@@ -40,16 +62,13 @@ struct RebuildScope {
             isDecidable = false
             self.instant = RebuildInstant(milliseconds > MillisecondDate.latest ? .latest : .earliest)
         }
-        self.environment = environment
-        self.catalog = catalog
-        catalogProducts = catalog?.products ?? [:]
-        self.decodingWarnings = decodingWarnings
+        (self.environment, self.shared) = (environment, shared)
     }
 
     /// The same scope at another instant: the one place a rebuild moves in time. A recorder of compared dates stays
     /// with the instant it was given for.
     func at(_ instant: Date) -> RebuildScope {
-        RebuildScope(instant: instant, environment: environment, catalog: catalog, decodingWarnings: decodingWarnings)
+        RebuildScope(instant, environment: environment, shared: shared, recorder: nil)
     }
 }
 
