@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import FamilyEntitlements
+
 /// The engine's speed tricks live behind one fence, `Sources/FamilyEntitlements/Rebuild/Storage`: packed entries and
 /// their numbered positions, the transaction id key, the small tables and the unsafe buffers. The rules outside it
 /// read payloads through `PayloadView` and positions as plain `Int`s. These scans keep it so.
@@ -81,5 +83,17 @@ struct StorageFenceTests {
             #expect(
                 ["ValidUntil.swift", "RebuildCost.swift"].contains(file) || threaded.isEmpty, "\(file): \(threaded)")
         }
+    }
+
+    @Test("a payload store reads only its own positions, in place")
+    func payloadStoreHoldsItsPositions() {
+        let payloads = [Given.subscription("7001", from: 0, to: 30), Given.subscription("7002", from: 30, to: 60)]
+        PayloadStore.reading(payloads) { store in
+            #expect(store.count == 2 && store.indices == 0..<2)
+            #expect(!store.holds(-1) && store.holds(0) && store.holds(1) && !store.holds(2) && !store.holds(.max))
+            #expect(store[0].transactionId == "7001" && store[1].transactionId == "7002")
+            #expect(store[1].copy == payloads[1])
+        }
+        PayloadStore.reading([]) { store in #expect(!store.holds(0) && store.indices.isEmpty) }
     }
 }

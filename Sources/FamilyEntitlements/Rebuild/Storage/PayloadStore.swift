@@ -35,10 +35,13 @@ struct PayloadStore {
     var count: Int { buffer.count }
     var indices: Range<Int> { buffer.indices }
 
+    /// Whether `index` is a position of the store: the check made before every read.
+    func holds(_ index: Int) -> Bool { index >= 0 && index < buffer.count }
+
     /// The payload at `index`, read in place.
     @inline(__always)
     subscript(index: Int) -> PayloadView {
-        precondition(index >= 0 && index < buffer.count, "PayloadStore: position out of range")
+        precondition(holds(index), "PayloadStore: position out of range")
         // Not nil: the store holds a payload at `index`.
         return PayloadView(buffer.baseAddress.unsafelyUnwrapped + index)
     }
